@@ -1,0 +1,37 @@
+// Package scheme builds the runtime.Scheme gwsim decodes and stores objects
+// with: core/v1, discovery/v1 and every Gateway API group/version shipped in
+// sigs.k8s.io/gateway-api v1.6.3. A new scheme is built per call so that no
+// package holds mutable state.
+package scheme
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	gwv1alpha2 "sigs.k8s.io/gateway-api/apis/v1alpha2"
+	gwv1alpha3 "sigs.k8s.io/gateway-api/apis/v1alpha3"
+	gwv1beta1 "sigs.k8s.io/gateway-api/apis/v1beta1"
+	gwxv1alpha1 "sigs.k8s.io/gateway-api/apisx/v1alpha1"
+)
+
+// New returns a scheme holding every API group gwsim reads.
+func New() *runtime.Scheme {
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{
+		corev1.AddToScheme,
+		discoveryv1.AddToScheme,
+		gwv1.Install,
+		gwv1beta1.Install,
+		gwv1alpha2.Install,
+		gwv1alpha3.Install,
+		gwxv1alpha1.Install,
+	} {
+		if err := add(s); err != nil {
+			panic(fmt.Sprintf("bug: building scheme: %v", err))
+		}
+	}
+	return s
+}

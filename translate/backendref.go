@@ -1,0 +1,128 @@
+package translate
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/ir"
+)
+
+// backendResult is one resolved backendRef: a weighted backend for the IR,
+// the cluster it names when valid, and the ResolvedRefs reason when not.
+type backendResult struct {
+	backend ir.WeightedBackend
+	cluster *ir.Cluster
+	reason  string
+	message string
+}
+
+// resolveBackend applies the spec's backendRef rules: only core Services
+// are supported (InvalidKind otherwise), a reference into another
+// namespace needs a ReferenceGrant there (RefNotPermitted), and the Service
+// and its port must exist (BackendNotFound).
+func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) backendResult {
+	weight := int32(1)
+	if ref.Weight != nil {
+		weight = *ref.Weight
+	}
+	group, kind := "", "Service"
+	if ref.Group != nil {
+		group = string(*ref.Group)
+	}
+	if ref.Kind != nil {
+		kind = string(*ref.Kind)
+	}
+	ns := r.meta.Namespace
+	if ref.Namespace != nil {
+		ns = string(*ref.Namespace)
+	}
+	name := ns + "/" + string(ref.Name)
+	invalid := func(reason, msg string) backendResult {
+		return backendResult{
+			backend: ir.WeightedBackend{Weight: weight, Invalid: reason},
+			reason:  reason,
+			message: fmt.Sprintf("%s: %s", field, msg),
+		}
+	}
+	if group != "" || kind != "Service" {
+		return invalid(string(gwv1.RouteReasonInvalidKind), fmt.Sprintf("backend kind %s is not supported; use a core Service", qualifiedKind(group, kind)))
+	}
+	if !w.allowedByGrant(grantRef{Group: gwv1.GroupName, Kind: string(r.kind), Namespace: r.meta.Namespace},
+		grantRef{Group: "", Kind: "Service", Namespace: ns, Name: string(ref.Name)}) {
+		return invalid(string(gwv1.RouteReasonRefNotPermitted),
+			fmt.Sprintf("Service %s is in another namespace and no ReferenceGrant in %s allows %s from %s", name, ns, r.kind, r.meta.Namespace))
+	}
+	svc, ok := w.services[keyOf(ns, string(ref.Name))]
+	if !ok {
+		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s does not exist", name))
+	}
+	if ref.Port == nil {
+		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("backendRef to Service %s needs a port", name))
+	}
+	i := slices.IndexFunc(svc.Spec.Ports, func(p corev1.ServicePort) bool { return p.Port == int32(*ref.Port) })
+	if i < 0 {
+		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no port %d", name, *ref.Port))
+	}
+	c := w.cluster(svc, svc.Spec.Ports[i])
+	return backendResult{backend: ir.WeightedBackend{Cluster: c.Name, Weight: weight}, cluster: &c}
+}
+
+func qualifiedKind(group, kind string) string {
+	if group == "" {
+		return kind
+	}
+	return group + "/" + kind
+}
+
+// cluster builds the cluster of one Service port, with the ready endpoints
+// of the Service's EndpointSlices on the port that the Service port maps to
+// (matched by port name, as kube-proxy does).
+func (w *world) cluster(svc *corev1.Service, port corev1.ServicePort) ir.Cluster {
+	c := ir.Cluster{
+		Name:    fmt.Sprintf("%s/%s:%d", svc.Namespace, svc.Name, port.Port),
+		Service: svc.Namespace + "/" + svc.Name,
+		Port:    port.Port,
+	}
+	if port.AppProtocol != nil {
+		c.Protocol = *port.AppProtocol
+	}
+	for _, es := range w.slicesBySvc[keyOf(svc.Namespace, svc.Name)] {
+		target, ok := slicePort(es, port.Name)
+		if !ok {
+			continue
+		}
+		for _, ep := range es.Endpoints {
+			if ep.Conditions.Ready != nil && !*ep.Conditions.Ready {
+				continue
+			}
+			for _, addr := range ep.Addresses {
+				c.Endpoints = append(c.Endpoints, ir.Endpoint{Address: addr, Port: target})
+			}
+		}
+	}
+	slices.SortFunc(c.Endpoints, func(a, b ir.Endpoint) int {
+		return cmp.Or(cmp.Compare(a.Address, b.Address), cmp.Compare(a.Port, b.Port))
+	})
+	c.Endpoints = slices.Compact(c.Endpoints)
+	return c
+}
+
+// slicePort finds the port of an EndpointSlice that serves the Service port
+// named name ("" for an unnamed Service port).
+func slicePort(es *discoveryv1.EndpointSlice, name string) (int32, bool) {
+	for _, p := range es.Ports {
+		pname := ""
+		if p.Name != nil {
+			pname = *p.Name
+		}
+		if pname == name && p.Port != nil {
+			return *p.Port, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,84 @@
+package translate
+
+import (
+	"crypto/tls"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// resolveCertificates checks the TLS settings of an HTTPS or TLS listener:
+// Terminate mode needs at least one certificateRef, each a Secret of type
+// kubernetes.io/tls whose tls.crt and tls.key form a key pair, in the
+// Gateway's namespace or allowed by a ReferenceGrant.
+func (w *world) resolveCertificates(g *gwv1.Gateway, r *listenerResult) {
+	l := r.spec
+	if l.Protocol != gwv1.HTTPSProtocolType && l.Protocol != gwv1.TLSProtocolType {
+		return
+	}
+	mode := gwv1.TLSModeTerminate
+	if l.TLS != nil && l.TLS.Mode != nil {
+		mode = *l.TLS.Mode
+	}
+	if mode == gwv1.TLSModePassthrough {
+		if l.Protocol == gwv1.HTTPSProtocolType {
+			r.problems.acceptedReason = string(gwv1.ListenerReasonUnsupportedValue)
+			r.problems.acceptedMsg = "an HTTPS listener terminates TLS; use protocol TLS for Passthrough"
+		}
+		return
+	}
+	if l.TLS == nil || len(l.TLS.CertificateRefs) == 0 {
+		r.problems.refsReason = string(gwv1.ListenerReasonInvalidCertificateRef)
+		r.problems.refsMsg = fmt.Sprintf("a %s listener in Terminate mode needs tls.certificateRefs", l.Protocol)
+		return
+	}
+	for i, ref := range l.TLS.CertificateRefs {
+		key, reason, msg := w.resolveCertificate(g, ref)
+		if reason != "" {
+			r.problems.refsReason = reason
+			r.problems.refsMsg = fmt.Sprintf("tls.certificateRefs[%d]: %s", i, msg)
+			return
+		}
+		r.certs = append(r.certs, key)
+	}
+}
+
+func (w *world) resolveCertificate(g *gwv1.Gateway, ref gwv1.SecretObjectReference) (key, reason, msg string) {
+	group, kind := "", "Secret"
+	if ref.Group != nil {
+		group = string(*ref.Group)
+	}
+	if ref.Kind != nil {
+		kind = string(*ref.Kind)
+	}
+	ns := g.Namespace
+	if ref.Namespace != nil {
+		ns = string(*ref.Namespace)
+	}
+	name := ns + "/" + string(ref.Name)
+	invalid := string(gwv1.ListenerReasonInvalidCertificateRef)
+	if group != "" || kind != "Secret" {
+		return "", invalid, fmt.Sprintf("%s/%s %s is not a supported kind; use a core Secret", group, kind, name)
+	}
+	if !w.allowedByGrant(grantRef{Group: gwv1.GroupName, Kind: "Gateway", Namespace: g.Namespace},
+		grantRef{Group: "", Kind: "Secret", Namespace: ns, Name: string(ref.Name)}) {
+		return "", string(gwv1.ListenerReasonRefNotPermitted),
+			fmt.Sprintf("Secret %s is in another namespace and no ReferenceGrant there allows Gateways from %s", name, g.Namespace)
+	}
+	s, ok := w.secrets[keyOf(ns, string(ref.Name))]
+	if !ok {
+		return "", invalid, fmt.Sprintf("Secret %s does not exist", name)
+	}
+	if s.Type != corev1.SecretTypeTLS {
+		return "", invalid, fmt.Sprintf("Secret %s has type %q, want %q", name, s.Type, corev1.SecretTypeTLS)
+	}
+	crt, keyPEM := s.Data[corev1.TLSCertKey], s.Data[corev1.TLSPrivateKeyKey]
+	if len(crt) == 0 || len(keyPEM) == 0 {
+		return "", invalid, fmt.Sprintf("Secret %s must hold both %s and %s", name, corev1.TLSCertKey, corev1.TLSPrivateKeyKey)
+	}
+	if _, err := tls.X509KeyPair(crt, keyPEM); err != nil {
+		return "", invalid, fmt.Sprintf("Secret %s does not hold a valid key pair: %v", name, err)
+	}
+	return name, "", ""
+}

@@ -1,0 +1,119 @@
+package translate
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// ConditionFindings turns every unhealthy condition in the objects' status
+// into an Error finding: Accepted, ResolvedRefs or Programmed False, or
+// Conflicted or PartiallyInvalid True. It reads status as a cluster would
+// show it after the controller settled, so `check` fails exactly when
+// `kubectl get` would show a problem. A listener or route parent reports its
+// most telling condition once, not every condition that follows from it.
+func ConditionFindings(objs []client.Object, sources diag.Sources) []diag.Finding {
+	var out []diag.Finding
+	for _, o := range objs {
+		ref := diag.ObjectRef{Kind: o.GetObjectKind().GroupVersionKind().Kind, Namespace: o.GetNamespace(), Name: o.GetName()}
+		emit := func(field string, c *metav1.Condition) {
+			out = append(out, diag.Finding{
+				Severity: diag.Error, Object: ref, Source: sources.Of(ref), Field: field, Reason: c.Reason,
+				Message: fmt.Sprintf("%s=%s: %s", c.Type, c.Status, c.Message),
+			})
+		}
+		switch t := o.(type) {
+		case *gwv1.GatewayClass:
+			ref.Kind = "GatewayClass"
+			if c := firstUnhealthy(t.Status.Conditions); c != nil {
+				emit("status", c)
+			}
+		case *gwv1.Gateway:
+			ref.Kind = "Gateway"
+			gatewayFindings(t, emit)
+		default:
+			kind, parents := routeParents(o)
+			if kind == "" {
+				continue
+			}
+			ref.Kind = kind
+			seen := map[string]bool{}
+			for _, p := range parents {
+				c := firstUnhealthy(p.Conditions)
+				if c == nil || seen[c.Type+c.Message] {
+					continue
+				}
+				seen[c.Type+c.Message] = true
+				emit(fmt.Sprintf("status.parents[%s]", parentRefString(p.ParentRef)), c)
+			}
+		}
+	}
+	return diag.Sort(out)
+}
+
+func gatewayFindings(g *gwv1.Gateway, emit func(string, *metav1.Condition)) {
+	reported := false
+	for _, l := range g.Status.Listeners {
+		if c := firstUnhealthy(l.Conditions); c != nil {
+			emit(fmt.Sprintf("status.listeners[%s]", l.Name), c)
+			reported = true
+		}
+	}
+	if c := firstUnhealthy(g.Status.Conditions); c != nil && !reported {
+		emit("status", c)
+	}
+}
+
+// firstUnhealthy returns the condition that best explains a problem: the
+// cause conditions (Accepted, ResolvedRefs, Conflicted, PartiallyInvalid)
+// before the summary one (Programmed).
+func firstUnhealthy(conds []metav1.Condition) *metav1.Condition {
+	for _, typ := range []string{"Accepted", "ResolvedRefs", "Conflicted", "PartiallyInvalid", "Programmed"} {
+		c := meta.FindStatusCondition(conds, typ)
+		if c == nil {
+			continue
+		}
+		bad := c.Status == metav1.ConditionFalse
+		if typ == "Conflicted" || typ == "PartiallyInvalid" {
+			bad = c.Status == metav1.ConditionTrue
+		}
+		if bad {
+			return c
+		}
+	}
+	return nil
+}
+
+// routeParents returns the kind and status.parents of a route object, or
+// "" for objects that are not routes.
+func routeParents(o client.Object) (string, []gwv1.RouteParentStatus) {
+	switch r := o.(type) {
+	case *gwv1.HTTPRoute:
+		return "HTTPRoute", r.Status.Parents
+	case *gwv1.GRPCRoute:
+		return "GRPCRoute", r.Status.Parents
+	case *gwv1.TLSRoute:
+		return "TLSRoute", r.Status.Parents
+	case *gwv1.TCPRoute:
+		return "TCPRoute", r.Status.Parents
+	case *gwv1.UDPRoute:
+		return "UDPRoute", r.Status.Parents
+	}
+	return "", nil
+}
+
+func parentRefString(p gwv1.ParentReference) string {
+	s := string(p.Name)
+	if p.Namespace != nil {
+		s = string(*p.Namespace) + "/" + s
+	}
+	if p.SectionName != nil {
+		s += "#" + string(*p.SectionName)
+	}
+	return s
+}

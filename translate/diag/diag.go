@@ -1,0 +1,145 @@
+// Package diag holds the values gwsim uses to talk about user configuration:
+// where an object came from (Source), which object a message is about
+// (ObjectRef) and the findings themselves. Findings are data, collected and
+// sorted, never Go errors: an error means gwsim could not run, a finding means
+// the manifests have something to say.
+package diag
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Severity orders findings from harmless to build-breaking.
+type Severity int
+
+const (
+	// Info is context the user may want (for example, the kinds that were ignored).
+	Info Severity = iota
+	// Warning is something that works but is probably not what was meant.
+	Warning
+	// Error is something a conformant gateway would reject or route wrongly.
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Info:
+		return "info"
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// MarshalText renders the severity by name in JSON and YAML output.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Source is the place in the input where an object's document starts.
+type Source struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+// String renders file:line, or the empty string for objects with no source
+// (those gwsim assumed).
+func (s Source) String() string {
+	if s.File == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", s.File, s.Line)
+}
+
+// ObjectRef names an object by kind (no group: gwsim's kinds do not collide),
+// namespace (empty for cluster-scoped kinds) and name.
+type ObjectRef struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+// String renders `Kind ns/name`, or `Kind name` when cluster-scoped.
+func (r ObjectRef) String() string {
+	if r.Namespace == "" {
+		return r.Kind + " " + r.Name
+	}
+	return r.Kind + " " + r.Namespace + "/" + r.Name
+}
+
+// Compare orders references by kind, namespace, then name.
+func (r ObjectRef) Compare(o ObjectRef) int {
+	return cmp.Or(cmp.Compare(r.Kind, o.Kind), cmp.Compare(r.Namespace, o.Namespace), cmp.Compare(r.Name, o.Name))
+}
+
+// Finding is one observation about the input.
+type Finding struct {
+	Severity Severity  `json:"severity"`
+	Object   ObjectRef `json:"object"`
+	Source   Source    `json:"source"`
+	// Field is the path of the field at fault, e.g. spec.rules[0].backendRefs[1].
+	Field string `json:"field,omitempty"`
+	// Reason is a condition reason from the Gateway API constants where one
+	// applies, otherwise one of the reasons declared in this package.
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// Reasons for findings that are not Gateway API condition reasons.
+const (
+	ReasonParseError      = "ParseError"
+	ReasonUnknownField    = "UnknownField"
+	ReasonIgnoredKinds    = "IgnoredKinds"
+	ReasonDuplicate       = "Duplicate"
+	ReasonAssumed         = "Assumed"
+	ReasonNotSupportedYet = "NotSupportedYet"
+	ReasonNotSimulated    = "NotSimulated"
+	ReasonParentNotFound  = "ParentNotFound"
+	ReasonMissingField    = "MissingField"
+)
+
+// String renders the finding the way compilers do:
+// `file:line: severity: Kind ns/name: message`.
+func (f Finding) String() string {
+	loc := f.Source.String()
+	if loc == "" {
+		loc = "<assumed>"
+	}
+	msg := f.Message
+	if f.Field != "" {
+		msg = f.Field + ": " + msg
+	}
+	if f.Object.Kind == "" {
+		return fmt.Sprintf("%s: %s: %s", loc, f.Severity, msg)
+	}
+	return fmt.Sprintf("%s: %s: %s: %s", loc, f.Severity, f.Object, msg)
+}
+
+// Compare orders findings by object, field, reason and message, and only
+// then by source: the same manifests split across other files or in another
+// order list their findings in the same order.
+func (f Finding) Compare(o Finding) int {
+	return cmp.Or(
+		f.Object.Compare(o.Object),
+		cmp.Compare(f.Field, o.Field),
+		cmp.Compare(f.Reason, o.Reason),
+		cmp.Compare(f.Message, o.Message),
+		cmp.Compare(f.Severity, o.Severity),
+		cmp.Compare(f.Source.File, o.Source.File),
+		cmp.Compare(f.Source.Line, o.Source.Line),
+	)
+}
+
+// Sort sorts findings in place and drops exact duplicates.
+func Sort(fs []Finding) []Finding {
+	slices.SortFunc(fs, Finding.Compare)
+	return slices.Compact(fs)
+}
+
+// Sources maps each loaded object to where its document starts.
+type Sources map[ObjectRef]Source
+
+// Of returns the source of ref, or the zero Source when gwsim made it up.
+func (s Sources) Of(ref ObjectRef) Source { return s[ref] }

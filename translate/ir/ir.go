@@ -1,0 +1,174 @@
+// Package ir is gwsim's data-plane model: what a conformant gateway would
+// program, shaped so that a reader can map it onto Envoy's listeners, route
+// configurations and clusters. Every slice is sorted by the translator, so
+// rendering an IR twice, or from manifests in another order, gives the same
+// bytes. Every route carries its Origin so that each line traces back to YAML.
+package ir
+
+// IR is the whole data plane: one entry per accepted Gateway.
+type IR struct {
+	Gateways []Gateway `json:"gateways"`
+}
+
+// Gateway is one accepted Gateway, keyed "namespace/name".
+type Gateway struct {
+	Name      string     `json:"name"`
+	Class     string     `json:"class"`
+	Listeners []Listener `json:"listeners"`
+	Clusters  []Cluster  `json:"clusters,omitempty"`
+}
+
+// Listener is one port of a Gateway with every accepted Gateway listener
+// merged onto it, sorted by port.
+type Listener struct {
+	Port int32 `json:"port"`
+	// Protocol is the listeners' protocol; listeners of compatible protocols
+	// sharing the port (HTTPS and TLS) are joined with "+".
+	Protocol string `json:"protocol"`
+	// Listeners are the Gateway listeners merged here, most specific
+	// hostname first: a request is handled by the first whose hostname
+	// covers it (listener isolation), then by that listener's virtual hosts.
+	Listeners    []GatewayListener `json:"listeners"`
+	TLS          []TLS             `json:"tls,omitempty"`
+	VirtualHosts []VirtualHost     `json:"virtualHosts,omitempty"`
+}
+
+// GatewayListener is one spec.listeners entry merged onto a port.
+type GatewayListener struct {
+	Name     string `json:"name"`
+	Protocol string `json:"protocol"`
+	// Hostname is empty when the listener matches every hostname.
+	Hostname string `json:"hostname,omitempty"`
+}
+
+// TLS is one listener's TLS settings on a port.
+type TLS struct {
+	Listener     string   `json:"listener"`
+	Mode         string   `json:"mode"`
+	SNI          string   `json:"sni,omitempty"`
+	Certificates []string `json:"certificates,omitempty"`
+}
+
+// VirtualHost is one effective hostname of one Gateway listener: exact
+// hostnames first, then wildcards with more labels first, then the
+// catch-all "*"; ties by listener name.
+type VirtualHost struct {
+	Hostname string  `json:"hostname"`
+	Listener string  `json:"listener"`
+	Routes   []Route `json:"routes"`
+}
+
+// Route is one route match in precedence order within its virtual host.
+type Route struct {
+	Match   Match    `json:"match"`
+	Filters []Filter `json:"filters,omitempty"`
+	Action  Action   `json:"action"`
+	Origin  Origin   `json:"origin"`
+}
+
+// Match is the request a route matches. Empty fields match anything.
+type Match struct {
+	PathType    string       `json:"pathType"`
+	Path        string       `json:"path"`
+	Method      string       `json:"method,omitempty"`
+	Headers     []ValueMatch `json:"headers,omitempty"`
+	QueryParams []ValueMatch `json:"queryParams,omitempty"`
+}
+
+// ValueMatch matches one header or query parameter.
+type ValueMatch struct {
+	Name  string `json:"name"`
+	Type  string `json:"type"`
+	Value string `json:"value"`
+}
+
+// Filter is one Gateway API filter applied in order before the action.
+// Exactly one of the typed fields is set, named by Type.
+type Filter struct {
+	Type                   string          `json:"type"`
+	RequestHeaderModifier  *HeaderModifier `json:"requestHeaderModifier,omitempty"`
+	ResponseHeaderModifier *HeaderModifier `json:"responseHeaderModifier,omitempty"`
+	URLRewrite             *URLRewrite     `json:"urlRewrite,omitempty"`
+}
+
+// HeaderModifier sets, adds and removes headers; names are kept as written
+// and compared case-insensitively by the data plane.
+type HeaderModifier struct {
+	Set    []Header `json:"set,omitempty"`
+	Add    []Header `json:"add,omitempty"`
+	Remove []string `json:"remove,omitempty"`
+}
+
+// Header is a header name and value.
+type Header struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// URLRewrite rewrites the request before it is forwarded.
+type URLRewrite struct {
+	Hostname string `json:"hostname,omitempty"`
+	// PathType is ReplaceFullPath or ReplacePrefixMatch; empty keeps the path.
+	PathType string `json:"pathType,omitempty"`
+	Path     string `json:"path,omitempty"`
+}
+
+// Action is what happens to a matched request: a redirect, a direct
+// response, or forwarding to weighted backends.
+type Action struct {
+	Redirect       *Redirect         `json:"redirect,omitempty"`
+	DirectResponse *DirectResponse   `json:"directResponse,omitempty"`
+	Backends       []WeightedBackend `json:"backends,omitempty"`
+}
+
+// Redirect answers with a redirect; empty fields keep the request's value.
+type Redirect struct {
+	Scheme     string `json:"scheme,omitempty"`
+	Hostname   string `json:"hostname,omitempty"`
+	Port       int32  `json:"port,omitempty"`
+	PathType   string `json:"pathType,omitempty"`
+	Path       string `json:"path,omitempty"`
+	StatusCode int    `json:"statusCode"`
+}
+
+// DirectResponse answers without a backend, as the spec requires for rules
+// whose backends are all invalid (500).
+type DirectResponse struct {
+	Status int    `json:"status"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// WeightedBackend is one backendRef. Invalid backends keep their weight and
+// receive a 500 for their share of requests, as the spec requires.
+type WeightedBackend struct {
+	Cluster string `json:"cluster,omitempty"`
+	Weight  int32  `json:"weight"`
+	// Invalid says why this backend cannot be reached (its ResolvedRefs reason).
+	Invalid string `json:"invalid,omitempty"`
+}
+
+// Origin traces a route back to the YAML it came from.
+type Origin struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	Rule      int    `json:"rule"`
+	Match     int    `json:"match"`
+	Source    string `json:"source,omitempty"`
+}
+
+// Cluster is one Service port that routes forward to, named
+// "namespace/service:port".
+type Cluster struct {
+	Name      string     `json:"name"`
+	Service   string     `json:"service"`
+	Port      int32      `json:"port"`
+	Protocol  string     `json:"protocol,omitempty"`
+	Endpoints []Endpoint `json:"endpoints,omitempty"`
+}
+
+// Endpoint is one ready address of a cluster.
+type Endpoint struct {
+	Address string `json:"address"`
+	Port    int32  `json:"port"`
+}

@@ -1,0 +1,138 @@
+package translate
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/ir"
+)
+
+// attachedHTTPRoute is one HTTPRoute attached to one Gateway.
+type attachedHTTPRoute struct {
+	route  *httpRouteResult
+	parent *parentResult
+}
+
+// buildGatewayIR lays out one Gateway: a listener per port with its accepted
+// Gateway listeners, a virtual host per (Gateway listener, hostname), routes
+// in precedence order, and the clusters those routes forward to.
+func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedHTTPRoute) ir.Gateway {
+	g := ir.Gateway{Name: gr.name(), Class: gr.class.Name}
+	ports := map[gwv1.PortNumber]*ir.Listener{}
+	for _, l := range gr.listeners {
+		if !l.accepted {
+			continue
+		}
+		p, ok := ports[l.spec.Port]
+		if !ok {
+			p = &ir.Listener{Port: int32(l.spec.Port)}
+			ports[l.spec.Port] = p
+		}
+		p.Listeners = append(p.Listeners, ir.GatewayListener{
+			Name: string(l.spec.Name), Protocol: string(l.spec.Protocol), Hostname: hostnameOf(l.spec.Hostname),
+		})
+		if tls := listenerTLS(l); tls != nil {
+			p.TLS = append(p.TLS, *tls)
+		}
+	}
+	vhosts := map[vhostKey][]routeEntry{}
+	clusters := map[string]ir.Cluster{}
+	for _, ar := range routes {
+		entries := httpEntries(w, ar.route)
+		for _, att := range ar.parent.attached {
+			for _, host := range att.hostnames {
+				k := vhostKey{att.listener.spec.Port, string(att.listener.spec.Name), host}
+				vhosts[k] = append(vhosts[k], entries...)
+			}
+		}
+		for _, c := range ar.route.clusters {
+			clusters[c.Name] = c
+		}
+	}
+	for k, entries := range vhosts {
+		slices.SortFunc(entries, compareHTTPRoutes)
+		vh := ir.VirtualHost{Hostname: k.hostname, Listener: k.listener}
+		for _, e := range entries {
+			vh.Routes = append(vh.Routes, e.route)
+		}
+		ports[k.port].VirtualHosts = append(ports[k.port].VirtualHosts, vh)
+	}
+	for _, p := range ports {
+		finishListener(p)
+		g.Listeners = append(g.Listeners, *p)
+	}
+	slices.SortFunc(g.Listeners, func(a, b ir.Listener) int { return cmp.Compare(a.Port, b.Port) })
+	for _, c := range clusters {
+		g.Clusters = append(g.Clusters, c)
+	}
+	slices.SortFunc(g.Clusters, func(a, b ir.Cluster) int { return cmp.Compare(a.Name, b.Name) })
+	return g
+}
+
+type vhostKey struct {
+	port     gwv1.PortNumber
+	listener string
+	hostname string
+}
+
+// finishListener sorts what a port holds: Gateway listeners and virtual
+// hosts most specific hostname first, and names the port's protocol.
+func finishListener(p *ir.Listener) {
+	slices.SortFunc(p.Listeners, func(a, b ir.GatewayListener) int {
+		return cmp.Or(compareHostnames(orCatchAll(a.Hostname), orCatchAll(b.Hostname)), cmp.Compare(a.Name, b.Name))
+	})
+	slices.SortFunc(p.TLS, func(a, b ir.TLS) int { return cmp.Compare(a.Listener, b.Listener) })
+	slices.SortFunc(p.VirtualHosts, func(a, b ir.VirtualHost) int {
+		return cmp.Or(compareHostnames(a.Hostname, b.Hostname), cmp.Compare(a.Listener, b.Listener))
+	})
+	var protocols []string
+	for _, l := range p.Listeners {
+		protocols = append(protocols, l.Protocol)
+	}
+	slices.Sort(protocols)
+	p.Protocol = strings.Join(slices.Compact(protocols), "+")
+}
+
+func orCatchAll(h string) string {
+	if h == "" {
+		return CatchAll
+	}
+	return h
+}
+
+func listenerTLS(l *listenerResult) *ir.TLS {
+	if l.spec.Protocol != gwv1.HTTPSProtocolType && l.spec.Protocol != gwv1.TLSProtocolType {
+		return nil
+	}
+	mode := gwv1.TLSModeTerminate
+	if l.spec.TLS != nil && l.spec.TLS.Mode != nil {
+		mode = *l.spec.TLS.Mode
+	}
+	return &ir.TLS{Listener: string(l.spec.Name), Mode: string(mode), SNI: hostnameOf(l.spec.Hostname), Certificates: l.certs}
+}
+
+// httpEntries expands a route into one IR route per rule and match.
+func httpEntries(w *world, r *httpRouteResult) []routeEntry {
+	var out []routeEntry
+	src := w.in.Sources.Of(r.info.ref()).String()
+	for i, rule := range r.rules {
+		for j, m := range rule.matches {
+			out = append(out, routeEntry{
+				route: ir.Route{
+					Match:   m,
+					Filters: rule.filters,
+					Action:  rule.action,
+					Origin: ir.Origin{
+						Kind: string(r.info.kind), Namespace: r.info.meta.Namespace, Name: r.info.meta.Name,
+						Rule: i, Match: j, Source: src,
+					},
+				},
+				created: r.info.meta.CreationTimestamp,
+			})
+		}
+	}
+	return out
+}

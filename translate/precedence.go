@@ -1,0 +1,65 @@
+package translate
+
+import (
+	"cmp"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/ir"
+)
+
+// routeEntry is an IR route with what precedence needs beyond the IR.
+type routeEntry struct {
+	route   ir.Route
+	created metav1.Time
+}
+
+// compareHTTPRoutes orders two HTTP route entries by the precedence rules of
+// HTTPRouteRule.Matches: an Exact path first; then the PathPrefix with more
+// characters; then a match with a method; then more header matches; then
+// more query parameter matches. Ties across routes go to the oldest
+// creationTimestamp (unset timestamps are equal), then to namespace/name
+// alphabetically; within a route, to the earlier rule and match. It returns
+// a negative number when a takes precedence over b.
+//
+// RegularExpression paths are implementation-specific; gwsim ranks them
+// after Exact and before PathPrefix, longer expressions first.
+func compareHTTPRoutes(a, b routeEntry) int {
+	am, bm := a.route.Match, b.route.Match
+	return cmp.Or(
+		cmp.Compare(pathRank(bm.PathType), pathRank(am.PathType)),
+		cmp.Compare(len(bm.Path), len(am.Path)),
+		cmp.Compare(boolRank(bm.Method != ""), boolRank(am.Method != "")),
+		cmp.Compare(len(bm.Headers), len(am.Headers)),
+		cmp.Compare(len(bm.QueryParams), len(am.QueryParams)),
+		compareCreation(a.created, b.created),
+		cmp.Compare(a.route.Origin.Namespace, b.route.Origin.Namespace),
+		cmp.Compare(a.route.Origin.Name, b.route.Origin.Name),
+		cmp.Compare(a.route.Origin.Rule, b.route.Origin.Rule),
+		cmp.Compare(a.route.Origin.Match, b.route.Origin.Match),
+	)
+}
+
+func pathRank(t string) int {
+	switch gwv1.PathMatchType(t) {
+	case gwv1.PathMatchExact:
+		return 3
+	case gwv1.PathMatchRegularExpression:
+		return 2
+	}
+	return 1
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// compareCreation puts the older timestamp first; an unset timestamp equals
+// any other unset one, so document order never decides.
+func compareCreation(a, b metav1.Time) int {
+	return a.Time.Compare(b.Time)
+}

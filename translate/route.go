@@ -1,0 +1,229 @@
+package translate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// routeInfo is what every route kind shares for attachment: one code path
+// attaches HTTPRoutes, GRPCRoutes, TLSRoutes, TCPRoutes and UDPRoutes.
+type routeInfo struct {
+	kind       gwv1.Kind
+	meta       metav1.ObjectMeta
+	parentRefs []gwv1.ParentReference
+	hostnames  []gwv1.Hostname
+}
+
+func (r routeInfo) ref() diag.ObjectRef {
+	return diag.ObjectRef{Kind: string(r.kind), Namespace: r.meta.Namespace, Name: r.meta.Name}
+}
+
+// attachment is a route attached to one listener, with the hostnames it
+// serves there.
+type attachment struct {
+	listener  *listenerResult
+	hostnames []string
+}
+
+// parentResult is the outcome of one parentRef.
+type parentResult struct {
+	index    int
+	ref      gwv1.ParentReference // group and kind defaulted, as status echoes them
+	gateway  *gatewayResult
+	accepted condition
+	attached []attachment
+}
+
+// attachRoute resolves every parentRef of r. parentRefs that name no
+// Gateway of gwsim's in the input produce findings, not parent results: in a
+// cluster no controller would write status for them.
+func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gatewayResult) ([]*parentResult, []diag.Finding) {
+	var results []*parentResult
+	var findings []diag.Finding
+	for i, ref := range r.parentRefs {
+		field := fmt.Sprintf("spec.parentRefs[%d]", i)
+		group, kind := gwv1.GroupName, "Gateway"
+		if ref.Group != nil {
+			group = string(*ref.Group)
+		}
+		if ref.Kind != nil {
+			kind = string(*ref.Kind)
+		}
+		if group != gwv1.GroupName || kind != "Gateway" {
+			findings = append(findings, w.routeFinding(r, diag.Warning, field, diag.ReasonNotSupportedYet,
+				fmt.Sprintf("parentRef of kind %s/%s is not simulated yet; only Gateway parents are", group, kind)))
+			continue
+		}
+		ns := r.meta.Namespace
+		if ref.Namespace != nil {
+			ns = string(*ref.Namespace)
+		}
+		gr, ok := gateways[keyOf(ns, string(ref.Name))]
+		if !ok {
+			findings = append(findings, w.missingParent(r, field, ns, string(ref.Name))...)
+			continue
+		}
+		pr := &parentResult{index: i, ref: defaultedParentRef(ref), gateway: gr}
+		pr.accepted, pr.attached = w.attachToGateway(r, ref, gr)
+		results = append(results, pr)
+	}
+	return results, findings
+}
+
+// missingParent explains a parentRef whose Gateway is absent or not gwsim's.
+func (w *world) missingParent(r routeInfo, field, ns, name string) []diag.Finding {
+	if _, ok := w.gateways[keyOf(ns, name)]; ok {
+		return nil // the Gateway is not gwsim's: its own finding says so
+	}
+	return []diag.Finding{w.routeFinding(r, diag.Error, field, diag.ReasonParentNotFound,
+		fmt.Sprintf("parentRef names Gateway %s/%s, which is not in the input; the route is attached nowhere", ns, name))}
+}
+
+func (w *world) routeFinding(r routeInfo, sev diag.Severity, field, reason, msg string) diag.Finding {
+	return diag.Finding{Severity: sev, Object: r.ref(), Source: w.in.Sources.Of(r.ref()), Field: field, Reason: reason, Message: msg}
+}
+
+func defaultedParentRef(ref gwv1.ParentReference) gwv1.ParentReference {
+	out := *ref.DeepCopy()
+	if out.Group == nil {
+		g := gwv1.Group(gwv1.GroupName)
+		out.Group = &g
+	}
+	if out.Kind == nil {
+		k := gwv1.Kind("Gateway")
+		out.Kind = &k
+	}
+	return out
+}
+
+// attachToGateway applies the spec's attachment rules in order: the
+// parentRef's sectionName and port select listeners (none: NoMatchingParent);
+// the listeners must be accepted and allow the route's kind and namespace
+// (none: NotAllowedByListeners); their hostnames must intersect the
+// route's (none: NoMatchingListenerHostname).
+func (w *world) attachToGateway(r routeInfo, ref gwv1.ParentReference, gr *gatewayResult) (condition, []attachment) {
+	accepted := string(gwv1.RouteConditionAccepted)
+	var selected []*listenerResult
+	for _, l := range gr.listeners {
+		if ref.SectionName != nil && *ref.SectionName != l.spec.Name {
+			continue
+		}
+		if ref.Port != nil && *ref.Port != l.spec.Port {
+			continue
+		}
+		selected = append(selected, l)
+	}
+	if len(selected) == 0 {
+		return falseCond(accepted, string(gwv1.RouteReasonNoMatchingParent),
+			fmt.Sprintf("Gateway %s has no listener%s", gr.name(), describeSelection(ref))), nil
+	}
+	var allowed []*listenerResult
+	var why []string
+	for _, l := range selected {
+		if reason := w.listenerRefuses(l, r, gr); reason != "" {
+			why = append(why, fmt.Sprintf("listener %s %s", l.spec.Name, reason))
+			continue
+		}
+		allowed = append(allowed, l)
+	}
+	if len(allowed) == 0 {
+		return falseCond(accepted, string(gwv1.RouteReasonNotAllowedByListeners), strings.Join(why, "; ")), nil
+	}
+	var attached []attachment
+	for _, l := range allowed {
+		if hosts := intersectHostnames(l.spec.Hostname, r.hostnames); len(hosts) > 0 {
+			attached = append(attached, attachment{listener: l, hostnames: hosts})
+		}
+	}
+	if len(attached) == 0 {
+		return falseCond(accepted, string(gwv1.RouteReasonNoMatchingListenerHostname),
+			fmt.Sprintf("no hostname of the route (%s) is covered by the hostname of listener(s) %s",
+				joinHostnames(r.hostnames), listenerHostnames(allowed))), nil
+	}
+	return trueCond(accepted, string(gwv1.RouteReasonAccepted),
+		fmt.Sprintf("attached to Gateway %s listener(s) %s", gr.name(), listenerNames(attached))), attached
+}
+
+// listenerRefuses says why listener l does not take route r, or "".
+func (w *world) listenerRefuses(l *listenerResult, r routeInfo, gr *gatewayResult) string {
+	if !l.accepted {
+		return "is not accepted"
+	}
+	if !slices.ContainsFunc(l.kinds, func(k gwv1.RouteGroupKind) bool { return k.Kind == r.kind }) {
+		return fmt.Sprintf("does not allow %s", r.kind)
+	}
+	from := gwv1.NamespacesFromSame
+	var selector *metav1.LabelSelector
+	if ar := l.spec.AllowedRoutes; ar != nil && ar.Namespaces != nil {
+		if ar.Namespaces.From != nil {
+			from = *ar.Namespaces.From
+		}
+		selector = ar.Namespaces.Selector
+	}
+	switch from {
+	case gwv1.NamespacesFromAll:
+		return ""
+	case gwv1.NamespacesFromSame:
+		if r.meta.Namespace == gr.gateway.Namespace {
+			return ""
+		}
+		return fmt.Sprintf("only allows routes from namespace %s (allowedRoutes.namespaces.from: Same)", gr.gateway.Namespace)
+	case gwv1.NamespacesFromSelector:
+		sel, err := metav1.LabelSelectorAsSelector(selector)
+		if err != nil || selector == nil {
+			return "has an invalid allowedRoutes.namespaces.selector"
+		}
+		if sel.Matches(labels.Set(w.namespaceLabels(r.meta.Namespace))) {
+			return ""
+		}
+		return fmt.Sprintf("does not select namespace %s (selector %s)", r.meta.Namespace, sel)
+	}
+	return fmt.Sprintf("allowedRoutes.namespaces.from %q is not supported", from)
+}
+
+func describeSelection(ref gwv1.ParentReference) string {
+	var parts []string
+	if ref.SectionName != nil {
+		parts = append(parts, fmt.Sprintf("named %s", *ref.SectionName))
+	}
+	if ref.Port != nil {
+		parts = append(parts, fmt.Sprintf("on port %d", *ref.Port))
+	}
+	return " " + strings.Join(parts, " ")
+}
+
+func joinHostnames(hs []gwv1.Hostname) string {
+	s := make([]string, len(hs))
+	for i, h := range hs {
+		s[i] = string(h)
+	}
+	return strings.Join(s, ", ")
+}
+
+func listenerHostnames(ls []*listenerResult) string {
+	s := make([]string, len(ls))
+	for i, l := range ls {
+		h := hostnameOf(l.spec.Hostname)
+		if h == "" {
+			h = "(any)"
+		}
+		s[i] = fmt.Sprintf("%s=%s", l.spec.Name, h)
+	}
+	return strings.Join(s, ", ")
+}
+
+func listenerNames(as []attachment) string {
+	s := make([]string, len(as))
+	for i, a := range as {
+		s[i] = string(a.listener.spec.Name)
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,116 @@
+package translate
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/translate/ir"
+)
+
+// Translate computes IR, status and findings for in. Classes are decided
+// first, then Gateways and their listeners, then routes attach to listeners;
+// Gateway status and the IR are built last because attachedRoutes and
+// virtual hosts depend on every route.
+func Translate(in Input, opts Options) Output {
+	w := newWorld(in, opts)
+	out := Output{Status: Status{
+		GatewayClasses: map[types.NamespacedName]gwv1.GatewayClassStatus{},
+		Gateways:       map[types.NamespacedName]gwv1.GatewayStatus{},
+		Routes:         map[diag.ObjectRef][]gwv1.RouteParentStatus{},
+	}}
+	for _, c := range in.GatewayClasses {
+		if !w.isOurs(c) {
+			continue
+		}
+		st, fs := w.gatewayClassStatus(c)
+		out.Status.GatewayClasses[keyOf("", c.Name)] = st
+		out.Findings = append(out.Findings, fs...)
+	}
+	gateways := map[types.NamespacedName]*gatewayResult{}
+	for _, g := range in.Gateways {
+		gr, fs := w.evaluateGateway(g)
+		out.Findings = append(out.Findings, fs...)
+		if gr != nil {
+			gateways[keyOf(g.Namespace, g.Name)] = gr
+		}
+	}
+	attached := map[types.NamespacedName][]attachedHTTPRoute{}
+	for _, r := range in.HTTPRoutes {
+		res := w.translateHTTPRoute(r)
+		out.Findings = append(out.Findings, res.findings...)
+		parents, fs := w.attachRoute(res.info, gateways)
+		out.Findings = append(out.Findings, fs...)
+		if len(parents) > 0 {
+			out.Status.Routes[res.info.ref()] = routeParentStatuses(parents, res.refs, r.Generation, opts)
+		}
+		for _, p := range parents {
+			for _, a := range p.attached {
+				p.gateway.attachedRoutes[a.listener.spec.Name]++
+			}
+			if len(p.attached) > 0 {
+				k := keyOf(p.gateway.gateway.Namespace, p.gateway.gateway.Name)
+				attached[k] = append(attached[k], attachedHTTPRoute{route: res, parent: p})
+			}
+		}
+	}
+	for k, gr := range gateways {
+		out.Status.Gateways[k] = gr.status(w)
+		out.IR.Gateways = append(out.IR.Gateways, w.buildGatewayIR(gr, attached[k]))
+	}
+	slices.SortFunc(out.IR.Gateways, func(a, b ir.Gateway) int { return cmp.Compare(a.Name, b.Name) })
+	out.Findings = append(out.Findings, w.notSupportedKinds()...)
+	out.Findings = diag.Sort(out.Findings)
+	return out
+}
+
+// routeParentStatuses builds a route's status.parents entries, in
+// parentRefs order. ResolvedRefs is the same for every parent: it is about
+// the route's backends, not about where it attaches.
+func routeParentStatuses(parents []*parentResult, refs condition, generation int64, opts Options) []gwv1.RouteParentStatus {
+	out := make([]gwv1.RouteParentStatus, 0, len(parents))
+	for _, p := range parents {
+		out = append(out, gwv1.RouteParentStatus{
+			ParentRef:      p.ref,
+			ControllerName: p.gateway.class.Spec.ControllerName,
+			Conditions:     stamp([]condition{p.accepted, refs}, generation, opts.Now),
+		})
+	}
+	return out
+}
+
+// notSupportedKinds reports every object of a kind gwsim loads but does not
+// translate yet, one finding per object, so that nothing is dropped silently.
+func (w *world) notSupportedKinds() []diag.Finding {
+	var out []diag.Finding
+	add := func(kind, ns, name string) {
+		ref := diag.ObjectRef{Kind: kind, Namespace: ns, Name: name}
+		out = append(out, diag.Finding{
+			Severity: diag.Warning, Object: ref, Source: w.in.Sources.Of(ref), Reason: diag.ReasonNotSupportedYet,
+			Message: fmt.Sprintf("%s is not simulated yet: it gets no status and no IR", kind),
+		})
+	}
+	for _, o := range w.in.ListenerSets {
+		add("ListenerSet", o.Namespace, o.Name)
+	}
+	for _, o := range w.in.GRPCRoutes {
+		add("GRPCRoute", o.Namespace, o.Name)
+	}
+	for _, o := range w.in.TLSRoutes {
+		add("TLSRoute", o.Namespace, o.Name)
+	}
+	for _, o := range w.in.TCPRoutes {
+		add("TCPRoute", o.Namespace, o.Name)
+	}
+	for _, o := range w.in.UDPRoutes {
+		add("UDPRoute", o.Namespace, o.Name)
+	}
+	for _, o := range w.in.BackendTLSPolicies {
+		add("BackendTLSPolicy", o.Namespace, o.Name)
+	}
+	return out
+}

@@ -1,0 +1,67 @@
+// Package translate turns Gateway API resources into gwsim's IR, the status a
+// conformant controller would write, and findings. It is pure: Translate reads
+// an Input value, never a client, and never mutates what it reads. The offline
+// controller calls it on the slice of the world one object depends on, and the
+// renderer calls it once on the whole world; both get the same answer for the
+// same object because every rule here looks only at the Input.
+package translate
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/translate/ir"
+)
+
+// Input is everything Translate may look at. Gateway API objects are in their
+// v1 form (the loader converts older versions). Slices may be in any order.
+type Input struct {
+	GatewayClasses     []*gwv1.GatewayClass
+	Gateways           []*gwv1.Gateway
+	ListenerSets       []*gwv1.ListenerSet
+	HTTPRoutes         []*gwv1.HTTPRoute
+	GRPCRoutes         []*gwv1.GRPCRoute
+	TLSRoutes          []*gwv1.TLSRoute
+	TCPRoutes          []*gwv1.TCPRoute
+	UDPRoutes          []*gwv1.UDPRoute
+	BackendTLSPolicies []*gwv1.BackendTLSPolicy
+	ReferenceGrants    []*gwv1.ReferenceGrant
+	Services           []*corev1.Service
+	EndpointSlices     []*discoveryv1.EndpointSlice
+	Secrets            []*corev1.Secret
+	Namespaces         []*corev1.Namespace
+	// Sources says where each object was loaded from; objects without an
+	// entry were assumed or created by a test harness.
+	Sources diag.Sources
+}
+
+// Options are the controller's settings.
+type Options struct {
+	// ControllerNames are the controllers gwsim stands in for. Empty means
+	// every GatewayClass in the input is gwsim's.
+	ControllerNames []string
+	// Now stamps lastTransitionTime on every condition. Callers pass a fixed
+	// time so that output is deterministic.
+	Now metav1.Time
+}
+
+// Output is what Translate computes.
+type Output struct {
+	IR       ir.IR
+	Status   Status
+	Findings []diag.Finding
+}
+
+// Status holds the status gwsim's controller owns, per object. Objects that
+// belong to another controller have no entry.
+type Status struct {
+	GatewayClasses map[types.NamespacedName]gwv1.GatewayClassStatus
+	Gateways       map[types.NamespacedName]gwv1.GatewayStatus
+	// Routes holds, per route, the parent statuses for parentRefs that name a
+	// Gateway of gwsim's in the input, in parentRefs order.
+	Routes map[diag.ObjectRef][]gwv1.RouteParentStatus
+}

@@ -1,0 +1,115 @@
+package translate
+
+import (
+	"cmp"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// world indexes an Input for lookups by key. It is built once per Translate
+// call; nothing in it is mutated afterwards.
+type world struct {
+	in             Input
+	opts           Options
+	classes        map[string]*gwv1.GatewayClass
+	gateways       map[types.NamespacedName]*gwv1.Gateway
+	services       map[types.NamespacedName]*corev1.Service
+	secrets        map[types.NamespacedName]*corev1.Secret
+	namespaces     map[string]*corev1.Namespace
+	slicesBySvc    map[types.NamespacedName][]*discoveryv1.EndpointSlice
+	grantsByNS     map[string][]*gwv1.ReferenceGrant
+	ourControllers map[string]bool
+}
+
+func newWorld(in Input, opts Options) *world {
+	w := &world{
+		in:          in,
+		opts:        opts,
+		classes:     make(map[string]*gwv1.GatewayClass, len(in.GatewayClasses)),
+		gateways:    make(map[types.NamespacedName]*gwv1.Gateway, len(in.Gateways)),
+		services:    make(map[types.NamespacedName]*corev1.Service, len(in.Services)),
+		secrets:     make(map[types.NamespacedName]*corev1.Secret, len(in.Secrets)),
+		namespaces:  make(map[string]*corev1.Namespace, len(in.Namespaces)),
+		slicesBySvc: make(map[types.NamespacedName][]*discoveryv1.EndpointSlice),
+		grantsByNS:  make(map[string][]*gwv1.ReferenceGrant),
+	}
+	for _, c := range in.GatewayClasses {
+		w.classes[c.Name] = c
+	}
+	for _, g := range in.Gateways {
+		w.gateways[keyOf(g.Namespace, g.Name)] = g
+	}
+	for _, s := range in.Services {
+		w.services[keyOf(s.Namespace, s.Name)] = s
+	}
+	for _, s := range in.Secrets {
+		w.secrets[keyOf(s.Namespace, s.Name)] = s
+	}
+	for _, n := range in.Namespaces {
+		w.namespaces[n.Name] = n
+	}
+	for _, es := range in.EndpointSlices {
+		svc := es.Labels[discoveryv1.LabelServiceName]
+		if svc == "" {
+			continue
+		}
+		k := keyOf(es.Namespace, svc)
+		w.slicesBySvc[k] = append(w.slicesBySvc[k], es)
+	}
+	for _, list := range w.slicesBySvc {
+		slices.SortFunc(list, func(a, b *discoveryv1.EndpointSlice) int { return cmp.Compare(a.Name, b.Name) })
+	}
+	for _, g := range in.ReferenceGrants {
+		w.grantsByNS[g.Namespace] = append(w.grantsByNS[g.Namespace], g)
+	}
+	if len(opts.ControllerNames) > 0 {
+		w.ourControllers = make(map[string]bool, len(opts.ControllerNames))
+		for _, n := range opts.ControllerNames {
+			w.ourControllers[n] = true
+		}
+	}
+	return w
+}
+
+// isOurs reports whether gwsim stands in for the controller of class c.
+func (w *world) isOurs(c *gwv1.GatewayClass) bool {
+	return w.ourControllers == nil || w.ourControllers[string(c.Spec.ControllerName)]
+}
+
+// ourClass returns the GatewayClass of g when it exists and is gwsim's.
+func (w *world) ourClass(g *gwv1.Gateway) (*gwv1.GatewayClass, bool) {
+	c, ok := w.classes[string(g.Spec.GatewayClassName)]
+	if !ok || !w.isOurs(c) {
+		return nil, false
+	}
+	return c, true
+}
+
+func (w *world) source(kind, ns, name string) diag.Source {
+	return w.in.Sources.Of(diag.ObjectRef{Kind: kind, Namespace: ns, Name: name})
+}
+
+// namespaceLabels returns the labels of namespace ns. A namespace with no
+// Namespace object in the input has only the label the API server always
+// sets, kubernetes.io/metadata.name.
+func (w *world) namespaceLabels(ns string) map[string]string {
+	if n, ok := w.namespaces[ns]; ok {
+		labels := make(map[string]string, len(n.Labels)+1)
+		for k, v := range n.Labels {
+			labels[k] = v
+		}
+		labels[corev1.LabelMetadataName] = ns
+		return labels
+	}
+	return map[string]string{corev1.LabelMetadataName: ns}
+}
+
+func keyOf(ns, name string) types.NamespacedName {
+	return types.NamespacedName{Namespace: ns, Name: name}
+}
