@@ -51,7 +51,7 @@ func protocolKinds(p gwv1.ProtocolType) []gwv1.Kind {
 func (w *world) evaluateListeners(g *gwv1.Gateway) []*listenerResult {
 	results := make([]*listenerResult, len(g.Spec.Listeners))
 	for i, l := range g.Spec.Listeners {
-		r := &listenerResult{spec: l}
+		r := &listenerResult{spec: l, kinds: []gwv1.RouteGroupKind{}}
 		if protocolKinds(l.Protocol) == nil {
 			r.problems.acceptedReason = string(gwv1.ListenerReasonUnsupportedProtocol)
 			r.problems.acceptedMsg = fmt.Sprintf("protocol %q is not supported; use HTTP, HTTPS, TLS, TCP or UDP", l.Protocol)
@@ -84,7 +84,7 @@ func routeKinds(l gwv1.Listener) ([]gwv1.RouteGroupKind, string, string) {
 		}
 		return kinds, "", ""
 	}
-	var kinds []gwv1.RouteGroupKind
+	kinds := []gwv1.RouteGroupKind{}
 	var invalid []string
 	for _, k := range l.AllowedRoutes.Kinds {
 		g := gwv1.GroupName

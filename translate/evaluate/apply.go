@@ -1,0 +1,144 @@
+package evaluate
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/gwsim/gwsim/translate/ir"
+)
+
+// apply runs the matched route's filters and action.
+func apply(res Result, route *ir.Route, req Request, listenerPort int32) Result {
+	res.Route = route
+	fwd := ForwardedRequest{Host: req.Host, Path: req.Path, Headers: req.Headers.Clone()}
+	if fwd.Headers == nil {
+		fwd.Headers = http.Header{}
+	}
+	for _, f := range route.Filters {
+		switch {
+		case f.RequestHeaderModifier != nil:
+			modifyHeaders(fwd.Headers, f.RequestHeaderModifier)
+		case f.ResponseHeaderModifier != nil:
+			res.ResponseHeaders = f.ResponseHeaderModifier
+		case f.URLRewrite != nil:
+			if f.URLRewrite.Hostname != "" {
+				fwd.Host = f.URLRewrite.Hostname
+			}
+			fwd.Path = rewritePath(route.Match, f.URLRewrite.PathType, f.URLRewrite.Path, fwd.Path)
+		}
+	}
+	res.Forwarded = fwd
+	a := route.Action
+	switch {
+	case a.Redirect != nil:
+		res.Outcome, res.Status = Redirected, a.Redirect.StatusCode
+		res.Location = location(a.Redirect, route.Match, req, listenerPort)
+	case a.DirectResponse != nil:
+		res.Outcome, res.Status = DirectResponse, a.DirectResponse.Status
+	default:
+		res.Backend = pick(a.Backends, req.Seed)
+		res.Outcome, res.Status = Routed, http.StatusOK
+		if res.Backend == nil || res.Backend.Invalid != "" {
+			res.Outcome, res.Status = DirectResponse, http.StatusInternalServerError
+		}
+	}
+	return res
+}
+
+// pick chooses the backend whose cumulative weight covers seed modulo the
+// total weight; zero-weight backends are never chosen.
+func pick(backends []ir.WeightedBackend, seed int64) *ir.WeightedBackend {
+	var total int64
+	for _, b := range backends {
+		total += int64(b.Weight)
+	}
+	if total == 0 {
+		return nil
+	}
+	n := ((seed % total) + total) % total
+	for i := range backends {
+		n -= int64(backends[i].Weight)
+		if n < 0 {
+			return &backends[i]
+		}
+	}
+	return nil
+}
+
+// modifyHeaders applies set, add and remove in the spec's order; header
+// names are case-insensitive (http.Header canonicalises them).
+func modifyHeaders(h http.Header, m *ir.HeaderModifier) {
+	for _, s := range m.Set {
+		h.Set(s.Name, s.Value)
+	}
+	for _, a := range m.Add {
+		h.Add(a.Name, a.Value)
+	}
+	for _, r := range m.Remove {
+		h.Del(r)
+	}
+}
+
+// rewritePath applies a path modifier to a request target, keeping its
+// query. ReplacePrefixMatch replaces the matched prefix segment-wise: with
+// prefix "/prefix" and replacement "/one", "/prefix/two" becomes
+// "/one/two"; a replacement of "/" strips the prefix ("/prefix/two" →
+// "/two", "/prefix" → "/").
+func rewritePath(m ir.Match, typ, value, target string) string {
+	path, query, hasQuery := strings.Cut(target, "?")
+	switch typ {
+	case "ReplaceFullPath":
+		path = value
+	case "ReplacePrefixMatch":
+		prefix := strings.TrimSuffix(m.Path, "/")
+		rest := strings.TrimPrefix(path, prefix)
+		repl := strings.TrimSuffix(value, "/")
+		path = repl + rest
+		if path == "" {
+			path = "/"
+		}
+	default:
+		return target
+	}
+	if hasQuery {
+		return path + "?" + query
+	}
+	return path
+}
+
+// location builds a redirect's Location header. The port follows the
+// spec: an explicit port wins; otherwise a redirect that sets the scheme
+// uses that scheme's well-known port, and one that does not keeps the
+// listener's port. Well-known ports (80 for http, 443 for https) are left
+// out of the header.
+func location(r *ir.Redirect, m ir.Match, req Request, listenerPort int32) string {
+	scheme := req.Scheme
+	if scheme == "" {
+		scheme = "http"
+	}
+	port := listenerPort
+	if r.Scheme != "" {
+		scheme = r.Scheme
+		port = wellKnownPort(scheme)
+	}
+	if r.Port != 0 {
+		port = r.Port
+	}
+	host := req.Host
+	if r.Hostname != "" {
+		host = r.Hostname
+	}
+	target := rewritePath(m, r.PathType, r.Path, req.Path)
+	if port == wellKnownPort(scheme) {
+		return fmt.Sprintf("%s://%s%s", scheme, host, target)
+	}
+	return fmt.Sprintf("%s://%s:%d%s", scheme, host, port, target)
+}
+
+func wellKnownPort(scheme string) int32 {
+	if strings.EqualFold(scheme, "https") {
+		return 443
+	}
+	return 80
+}
