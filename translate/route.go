@@ -74,8 +74,29 @@ func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gate
 		pr := &parentResult{index: i, ref: defaultedParentRef(ref), gateway: gr}
 		pr.accepted, pr.attached = w.attachToGateway(r, ref, gr)
 		results = append(results, pr)
+		if f, ok := w.assumedNamespaceLabels(r, gr, field); ok {
+			findings = append(findings, f)
+		}
 	}
 	return results, findings
+}
+
+// assumedNamespaceLabels says so when a listener's namespace selector was
+// evaluated against a namespace that has no Namespace object in the input:
+// gwsim then knows only the label the API server always sets.
+func (w *world) assumedNamespaceLabels(r routeInfo, gr *gatewayResult, field string) (diag.Finding, bool) {
+	if _, ok := w.namespaces[r.meta.Namespace]; ok {
+		return diag.Finding{}, false
+	}
+	for _, l := range gr.listeners {
+		ar := l.spec.AllowedRoutes
+		if ar != nil && ar.Namespaces != nil && ar.Namespaces.From != nil && *ar.Namespaces.From == gwv1.NamespacesFromSelector {
+			return w.routeFinding(r, diag.Info, field, diag.ReasonAssumed, fmt.Sprintf(
+				"namespace %s has no Namespace object in the input; listener %s's selector was matched against its only certain label, %s=%s",
+				r.meta.Namespace, l.spec.Name, "kubernetes.io/metadata.name", r.meta.Namespace)), true
+		}
+	}
+	return diag.Finding{}, false
 }
 
 // missingParent explains a parentRef whose Gateway is absent or not gwsim's.

@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Severity orders findings from harmless to build-breaking.
@@ -41,14 +42,18 @@ func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil
 // Source is the place in the input where an object's document starts.
 type Source struct {
 	File string `json:"file"`
-	Line int    `json:"line"`
+	Line int    `json:"line,omitempty"`
 }
 
-// String renders file:line, or the empty string for objects with no source
-// (those gwsim assumed).
+// String renders file:line, the file alone when no line applies (a file
+// that cannot be read), or the empty string for findings with no source
+// (objects gwsim assumed, summaries over the whole input).
 func (s Source) String() string {
-	if s.File == "" {
+	switch {
+	case s.File == "":
 		return ""
+	case s.Line == 0:
+		return s.File
 	}
 	return fmt.Sprintf("%s:%d", s.File, s.Line)
 }
@@ -77,8 +82,8 @@ func (r ObjectRef) Compare(o ObjectRef) int {
 // Finding is one observation about the input.
 type Finding struct {
 	Severity Severity  `json:"severity"`
-	Object   ObjectRef `json:"object"`
-	Source   Source    `json:"source"`
+	Object   ObjectRef `json:"object,omitzero"`
+	Source   Source    `json:"source,omitzero"`
 	// Field is the path of the field at fault, e.g. spec.rules[0].backendRefs[1].
 	Field string `json:"field,omitempty"`
 	// Reason is a condition reason from the Gateway API constants where one
@@ -101,20 +106,22 @@ const (
 )
 
 // String renders the finding the way compilers do:
-// `file:line: severity: Kind ns/name: message`.
+// `file:line: severity: Kind ns/name: field: message`, leaving out the parts
+// a finding does not have.
 func (f Finding) String() string {
-	loc := f.Source.String()
-	if loc == "" {
-		loc = "<assumed>"
+	var b strings.Builder
+	if loc := f.Source.String(); loc != "" {
+		b.WriteString(loc + ": ")
 	}
-	msg := f.Message
+	b.WriteString(f.Severity.String() + ": ")
+	if f.Object.Kind != "" {
+		b.WriteString(f.Object.String() + ": ")
+	}
 	if f.Field != "" {
-		msg = f.Field + ": " + msg
+		b.WriteString(f.Field + ": ")
 	}
-	if f.Object.Kind == "" {
-		return fmt.Sprintf("%s: %s: %s", loc, f.Severity, msg)
-	}
-	return fmt.Sprintf("%s: %s: %s: %s", loc, f.Severity, f.Object, msg)
+	b.WriteString(f.Message)
+	return b.String()
 }
 
 // Compare orders findings by object, field, reason and message, and only

@@ -12,8 +12,9 @@ func TestFindingString(t *testing.T) {
 	}{
 		{Finding{Severity: Error, Object: ObjectRef{Kind: "HTTPRoute", Namespace: "shop", Name: "cart"}, Source: Source{File: "a.yaml", Line: 12},
 			Field: "spec.rules[0]", Message: "boom"}, "a.yaml:12: error: HTTPRoute shop/cart: spec.rules[0]: boom"},
-		{Finding{Severity: Info, Object: ObjectRef{Kind: "GatewayClass", Name: "gc"}, Message: "assumed"}, "<assumed>: info: GatewayClass gc: assumed"},
+		{Finding{Severity: Info, Object: ObjectRef{Kind: "GatewayClass", Name: "gc"}, Message: "assumed"}, "info: GatewayClass gc: assumed"},
 		{Finding{Severity: Warning, Source: Source{File: "b.yaml", Line: 1}, Message: "no object"}, "b.yaml:1: warning: no object"},
+		{Finding{Severity: Error, Source: Source{File: "missing.yaml"}, Message: "cannot read"}, "missing.yaml: error: cannot read"},
 	}
 	for _, tt := range tests {
 		if got := tt.f.String(); got != tt.want {

@@ -113,8 +113,11 @@ type URLRewrite struct {
 	Path     string `json:"path,omitempty"`
 }
 
-// Action is what happens to a matched request: a redirect, a direct
-// response, or forwarding to weighted backends.
+// Action is what happens to a matched request. A redirect answers the
+// request; otherwise a direct response, when set, answers it (a 500 when no
+// backend can take any request), and Backends still lists every backendRef
+// so that a reader sees why; otherwise the request is forwarded to
+// Backends by weight, with invalid backends' shares answered by a 500.
 type Action struct {
 	Redirect       *Redirect         `json:"redirect,omitempty"`
 	DirectResponse *DirectResponse   `json:"directResponse,omitempty"`

@@ -1,0 +1,337 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/gwsim/gwsim/offline"
+	"github.com/gwsim/gwsim/offline/controller"
+)
+
+// gatewayYAML is a Gateway of class gwsim with one HTTP listener; the class
+// itself is in classYAML so that tests choose whether gwsim must assume it.
+const gatewayYAML = `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+spec:
+  gatewayClassName: gwsim
+  listeners:
+  - name: http
+    port: 80
+    protocol: HTTP
+`
+
+const classYAML = `apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata:
+  name: gwsim
+spec:
+  controllerName: gwsim.dev/gateway-controller
+`
+
+// routeYAML routes example.com/api to Service api, which serviceYAML defines.
+const routeYAML = `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+spec:
+  parentRefs:
+  - name: gw
+  hostnames: ["example.com"]
+  rules:
+  - matches:
+    - path: {type: PathPrefix, value: /api}
+    backendRefs:
+    - name: api
+      port: 8080
+`
+
+const serviceYAML = `apiVersion: v1
+kind: Service
+metadata:
+  name: api
+spec:
+  ports:
+  - port: 8080
+`
+
+// cliResult is what one run of the CLI produced; paths under the test's
+// temporary directory are printed relative to it.
+type cliResult struct {
+	code           int
+	stdout, stderr string
+}
+
+// runCLI runs gwsim in-process with files written to a fresh directory:
+// arguments of the form @name are replaced by the file's path.
+func runCLI(t *testing.T, env Env, files map[string]string, stdin string, args ...string) cliResult {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full := make([]string, len(args))
+	for i, a := range args {
+		if name, ok := strings.CutPrefix(a, "@"); ok {
+			a = filepath.Join(dir, name)
+		}
+		full[i] = a
+	}
+	var out, errOut bytes.Buffer
+	code := ExecuteWith(full, Streams{In: strings.NewReader(stdin), Out: &out, Err: &errOut}, env)
+	rel := func(s string) string { return strings.ReplaceAll(s, dir+string(filepath.Separator), "") }
+	return cliResult{code: code, stdout: rel(out.String()), stderr: rel(errOut.String())}
+}
+
+func TestUsageErrors(t *testing.T) {
+	files := map[string]string{"gw.yaml": gatewayYAML}
+	tests := []struct {
+		name       string
+		args       []string
+		wantStderr string
+	}{
+		{"no input", []string{"routes"},
+			"gwsim: error: no input: pass manifests with -f FILE, -f DIR or -f - (stdin)\nRun 'gwsim routes --help' for usage.\n"},
+		{"no input on the default command", nil,
+			"gwsim: error: no input: pass manifests with -f FILE, -f DIR or -f - (stdin)\nRun 'gwsim --help' for usage.\n"},
+		{"bad output format", []string{"routes", "-f", "@gw.yaml", "-o", "xml"},
+			"gwsim: error: unknown output format \"xml\" (valid: text, yaml, json)\nRun 'gwsim routes --help' for usage.\n"},
+		{"check formats", []string{"check", "-f", "@gw.yaml", "-o", "yaml"},
+			"gwsim: error: unknown output format \"yaml\" (valid: text, json, github)\nRun 'gwsim check --help' for usage.\n"},
+		{"unknown flag", []string{"status", "--bogus"},
+			"gwsim: error: unknown flag: --bogus\nRun 'gwsim status --help' for usage.\n"},
+		{"unknown command", []string{"rotes"},
+			"gwsim: error: unknown command \"rotes\" for \"gwsim\" (did you mean routes?)\nRun 'gwsim --help' for usage.\n"},
+		{"file without -f", []string{"check", "gw.yaml"},
+			"gwsim: error: unexpected argument \"gw.yaml\" for \"gwsim check\" (pass manifests with -f gw.yaml)\nRun 'gwsim check --help' for usage.\n"},
+		{"empty controller name", []string{"ir", "-f", "@gw.yaml", "--controller-name="},
+			"gwsim: error: --controller-name must not be empty\nRun 'gwsim ir --help' for usage.\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := runCLI(t, Env{}, files, "", tt.args...)
+			if got.code != exitUsage {
+				t.Errorf("exit code = %d, want %d", got.code, exitUsage)
+			}
+			if got.stdout != "" {
+				t.Errorf("stdout = %q, want nothing", got.stdout)
+			}
+			if diff := cmp.Diff(tt.wantStderr, got.stderr); diff != "" {
+				t.Errorf("stderr mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestInputErrorsPointAtTheFile(t *testing.T) {
+	files := map[string]string{
+		"gw.yaml":  gatewayYAML,
+		"bad.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\nspec: [\n",
+	}
+	for _, command := range []string{"translate", "routes", "ir", "status", "check"} {
+		t.Run(command, func(t *testing.T) {
+			got := runCLI(t, Env{}, files, "", command, "-f", "@gw.yaml", "-f", "@bad.yaml", "-o", "json")
+			if got.code != exitUsage {
+				t.Errorf("exit code = %d, want %d", got.code, exitUsage)
+			}
+			if got.stdout != "" {
+				t.Errorf("stdout = %q, want nothing", got.stdout)
+			}
+			if !strings.HasPrefix(got.stderr, "bad.yaml:5: error: ") {
+				t.Errorf("stderr = %q, want a bad.yaml:5 error", got.stderr)
+			}
+		})
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	clean := map[string]string{"all.yaml": classYAML + "---\n" + gatewayYAML + "---\n" + routeYAML + "---\n" + serviceYAML}
+	noService := map[string]string{"all.yaml": classYAML + "---\n" + gatewayYAML + "---\n" + routeYAML}
+	noClass := map[string]string{"all.yaml": gatewayYAML + "---\n" + routeYAML + "---\n" + serviceYAML}
+	tests := []struct {
+		name  string
+		files map[string]string
+		extra []string
+		want  int
+	}{
+		{"clean", clean, nil, exitOK},
+		{"missing backend Service", noService, nil, exitFindings},
+		{"assumed GatewayClass is fine", noClass, nil, exitOK},
+		{"assumed GatewayClass with --strict", noClass, []string{"--strict"}, exitFindings},
+	}
+	commands := [][]string{
+		{"check"}, {"check", "-o", "json"}, {"check", "-o", "github"},
+		{}, {"translate", "-o", "json"}, {"routes"}, {"routes", "-o", "yaml"},
+		{"ir"}, {"ir", "-o", "json"}, {"status"}, {"status", "-o", "json"},
+	}
+	for _, tt := range tests {
+		for _, command := range commands {
+			args := append(append(append([]string{}, command...), "-f", "@all.yaml"), tt.extra...)
+			t.Run(tt.name+"/"+strings.Join(command, " "), func(t *testing.T) {
+				got := runCLI(t, Env{}, tt.files, "", args...)
+				if got.code != tt.want {
+					t.Errorf("exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", got.code, tt.want, got.stdout, got.stderr)
+				}
+			})
+		}
+	}
+}
+
+func TestCheckMissingBackend(t *testing.T) {
+	files := map[string]string{"all.yaml": classYAML + "---\n" + gatewayYAML + "---\n" + routeYAML}
+	got := runCLI(t, Env{}, files, "", "check", "-f", "@all.yaml")
+	if got.code != exitFindings {
+		t.Errorf("exit code = %d, want %d", got.code, exitFindings)
+	}
+	lines := strings.Split(strings.TrimSuffix(got.stdout, "\n"), "\n")
+	if last := lines[len(lines)-1]; last != "1 error, 0 warnings, 0 infos" {
+		t.Errorf("summary = %q, want %q\n%s", last, "1 error, 0 warnings, 0 infos", got.stdout)
+	}
+	// The HTTPRoute is the 3rd document, after 6 + 1 + 10 + 1 lines.
+	if want := "all.yaml:19: error: HTTPRoute default/web: "; !strings.HasPrefix(lines[0], want) {
+		t.Errorf("first finding = %q, want prefix %q", lines[0], want)
+	}
+	if !strings.Contains(lines[0], "BackendNotFound") && !strings.Contains(lines[0], "api") {
+		t.Errorf("first finding = %q, want it to name the missing Service", lines[0])
+	}
+
+	got = runCLI(t, Env{}, files, "", "check", "-f", "@all.yaml", "-o", "json")
+	var doc struct {
+		Findings []struct {
+			Severity string `json:"severity"`
+			Reason   string `json:"reason"`
+		} `json:"findings"`
+		Summary summary `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(got.stdout), &doc); err != nil {
+		t.Fatalf("check -o json is not JSON: %v\n%s", err, got.stdout)
+	}
+	if got.code != exitFindings || doc.Summary != (summary{Errors: 1}) || doc.Findings[0].Reason != "BackendNotFound" {
+		t.Errorf("check -o json: exit %d, %+v", got.code, doc)
+	}
+}
+
+func TestRoutesFromStdin(t *testing.T) {
+	stdin := classYAML + "---\n" + gatewayYAML + "---\n" + routeYAML + "---\n" + serviceYAML
+	got := runCLI(t, Env{}, nil, stdin, "routes", "-f", "-")
+	want := "" +
+		"GATEWAY     PORT/PROTO  HOST         MATCH            BACKENDS               FILTERS  ROUTE\n" +
+		"default/gw  80/HTTP     example.com  PathPrefix /api  default/api:8080(w=1)  -        HTTPRoute default/web#0 <stdin>:19\n"
+	if got.code != exitOK || got.stderr != "" {
+		t.Errorf("exit code = %d, stderr = %q", got.code, got.stderr)
+	}
+	if diff := cmp.Diff(want, got.stdout); diff != "" {
+		t.Errorf("stdout mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestControllerNameNarrowsClasses(t *testing.T) {
+	files := map[string]string{"all.yaml": classYAML + "---\n" + gatewayYAML + "---\n" + routeYAML + "---\n" + serviceYAML}
+	got := runCLI(t, Env{}, files, "", "routes", "-f", "@all.yaml", "--controller-name", "example.com/other")
+	if got.code != exitOK {
+		t.Errorf("exit code = %d, want 0; stderr:\n%s", got.code, got.stderr)
+	}
+	if want := "No routes: no accepted Gateway has an attached route.\n"; got.stdout != want {
+		t.Errorf("stdout = %q, want %q", got.stdout, want)
+	}
+}
+
+func TestVerbose(t *testing.T) {
+	files := map[string]string{"all.yaml": gatewayYAML + "---\n" + routeYAML + "---\n" + serviceYAML}
+	got := runCLI(t, Env{}, files, "", "ir", "-f", "@all.yaml", "-v")
+	for _, want := range []string{
+		"\ninfo: assumed 1 object not in the input: GatewayClass gwsim",
+		"gwsim: 0 errors, 0 warnings, 1 info (run gwsim check for the full list)\n",
+		"gwsim: loaded 3 objects, assumed 1\n",
+		"gwsim: objects: 1 Gateway, 1 GatewayClass, 1 HTTPRoute, 1 Service\n",
+		"gwsim: fixpoint after ",
+	} {
+		if !strings.Contains(got.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, got.stderr)
+		}
+	}
+	quiet := runCLI(t, Env{}, files, "", "ir", "-f", "@all.yaml")
+	if want := "gwsim: 0 errors, 0 warnings, 1 info (run gwsim check for the full list)\n"; quiet.stderr != want {
+		t.Errorf("stderr without -v = %q, want %q", quiet.stderr, want)
+	}
+}
+
+// TestStoresAgree runs every command over the fake client and the indexed
+// store: the CLI must not depend on which store the controller used.
+func TestStoresAgree(t *testing.T) {
+	files := map[string]string{"all.yaml": gatewayYAML + "---\n" + routeYAML}
+	for _, command := range []string{"translate", "check"} {
+		t.Run(command, func(t *testing.T) {
+			indexed := runCLI(t, Env{}, files, "", command, "-f", "@all.yaml", "-o", "json")
+			fake := runCLI(t, Env{Store: offline.FakeStore}, files, "", command, "-f", "@all.yaml", "-o", "json")
+			if diff := cmp.Diff(indexed, fake, cmp.AllowUnexported(cliResult{})); diff != "" {
+				t.Errorf("indexed and fake stores differ (-indexed +fake):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"version command", []string{"version"}, "gwsim (devel)\ngateway-api v1.6.3\n"},
+		{"version flag", []string{"--version"}, "gwsim (devel)\ngateway-api v1.6.3\n"},
+		{"help", []string{"--help"}, "gwsim runs a Gateway API controller offline"},
+		{"command help", []string{"check", "--help"}, "Print every finding"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := runCLI(t, Env{}, nil, "", tt.args...)
+			if got.code != exitOK || got.stderr != "" {
+				t.Errorf("exit code = %d, stderr = %q", got.code, got.stderr)
+			}
+			if !strings.HasPrefix(got.stdout, tt.want) {
+				t.Errorf("stdout = %q, want prefix %q", got.stdout, tt.want)
+			}
+		})
+	}
+}
+
+// TestRunFailures checks that a controller that cannot run is exit 2 with
+// a message, and that a bug is reported as one rather than crashing.
+func TestRunFailures(t *testing.T) {
+	files := map[string]string{"gw.yaml": gatewayYAML}
+	tests := []struct {
+		name       string
+		store      offline.StoreFactory
+		wantStderr string
+	}{
+		{"store error", func(*runtime.Scheme, []client.Object, []controller.Index) (client.Client, error) {
+			return nil, errors.New("store is full")
+		}, "gwsim: error: store is full\n"},
+		{"panic", func(*runtime.Scheme, []client.Object, []controller.Index) (client.Client, error) {
+			panic("boom")
+		}, "gwsim: bug: boom\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := runCLI(t, Env{Store: tt.store}, files, "", "check", "-f", "@gw.yaml")
+			if got.code != exitUsage {
+				t.Errorf("exit code = %d, want %d", got.code, exitUsage)
+			}
+			if !strings.HasPrefix(got.stderr, tt.wantStderr) {
+				t.Errorf("stderr = %q, want prefix %q", got.stderr, tt.wantStderr)
+			}
+		})
+	}
+}

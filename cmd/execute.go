@@ -1,0 +1,70 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"github.com/gwsim/gwsim/offline"
+)
+
+// Streams are the CLI's standard input, output and error.
+type Streams struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+}
+
+// Env holds what a test may swap out underneath the CLI.
+type Env struct {
+	// Store builds the object store the offline controller runs against;
+	// nil means the default indexed store.
+	Store offline.StoreFactory
+}
+
+// Execute runs gwsim with args (without the program name) and returns the
+// exit code: 0 clean, 1 findings, 2 usage or input error.
+func Execute(args []string, streams Streams) int {
+	return ExecuteWith(args, streams, Env{})
+}
+
+// ExecuteWith is Execute with a chosen environment. It never exits the
+// process and turns a panic into a "bug:" message and exit 2.
+func ExecuteWith(args []string, streams Streams, env Env) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(streams.Err, "gwsim: bug: %v\n%s", r, debug.Stack())
+			code = exitUsage
+		}
+	}()
+	root := newRootCmd(streams, env)
+	root.SetArgs(args)
+	root.SetIn(streams.In)
+	root.SetOut(streams.Out)
+	root.SetErr(streams.Err)
+	c, err := root.ExecuteContextC(context.Background())
+	return exitCode(streams.Err, c.CommandPath(), err)
+}
+
+// exitCode prints err, if it has anything left to say, and maps it to an
+// exit code. Errors that are not exitErrors come from cobra (unknown command
+// or flag) or from writing output, and both are exit 2.
+func exitCode(w io.Writer, path string, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if !errors.As(err, &ee) {
+		fmt.Fprintf(w, "gwsim: error: %v\nRun '%s --help' for usage.\n", err, path)
+		return exitUsage
+	}
+	if ee.err != nil {
+		fmt.Fprintf(w, "gwsim: error: %v\n", ee.err)
+		if ee.usage {
+			fmt.Fprintf(w, "Run '%s --help' for usage.\n", path)
+		}
+	}
+	return ee.code
+}

@@ -1,0 +1,92 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// defaultControllerName is the controller of the GatewayClasses gwsim
+// assumes when the input names one that it does not define.
+const defaultControllerName = "gwsim.dev/gateway-controller"
+
+// pipelineFlags are the flags of every command that reads manifests.
+type pipelineFlags struct {
+	Files          []string
+	Recursive      bool
+	Namespace      string
+	ControllerName string
+	// ControllerNameSet is true when the user passed --controller-name: the
+	// name then also narrows which GatewayClasses are gwsim's.
+	ControllerNameSet bool
+	Strict            bool
+	Output            string
+	Verbose           bool
+
+	formats []format
+}
+
+// register binds the flags to c. Each command lists the output formats it
+// supports, the first being its default.
+func (p *pipelineFlags) register(c *cobra.Command, formats ...format) {
+	p.formats = formats
+	names := ""
+	for i, f := range formats {
+		if i > 0 {
+			names += "|"
+		}
+		names += string(f)
+	}
+	fs := c.Flags()
+	fs.StringArrayVarP(&p.Files, "filename", "f", nil, "manifest file or directory to read, or - for stdin (repeatable)")
+	fs.BoolVarP(&p.Recursive, "recursive", "R", false, "read directories given with -f recursively")
+	fs.StringVarP(&p.Namespace, "namespace", "n", "default", "namespace of objects that do not set one")
+	fs.StringVar(&p.ControllerName, "controller-name", defaultControllerName,
+		"controller of assumed GatewayClasses; when set, only GatewayClasses with this controllerName are gwsim's")
+	fs.BoolVar(&p.Strict, "strict", false, "treat every assumed object as an error (exit 1)")
+	fs.StringVarP(&p.Output, "output", "o", string(formats[0]), "output format: "+names)
+	fs.BoolVarP(&p.Verbose, "verbose", "v", false, "print passes, object counts and info findings on stderr")
+}
+
+// complete checks the flags once cobra has parsed them; every mistake here is
+// a usage error (exit 2) found before any file is read.
+func (p *pipelineFlags) complete(c *cobra.Command) (format, error) {
+	f, err := parseFormat(p.Output, p.formats)
+	if err != nil {
+		return "", err
+	}
+	if len(p.Files) == 0 {
+		return "", usageErrorf("no input: pass manifests with -f FILE, -f DIR or -f - (stdin)")
+	}
+	p.ControllerNameSet = c.Flags().Changed("controller-name")
+	if p.ControllerName == "" {
+		return "", usageErrorf("--controller-name must not be empty")
+	}
+	return f, nil
+}
+
+// noArgs rejects positional arguments with a hint, since the most likely
+// one is a file name given without -f.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("unexpected argument %q for %q (pass manifests with -f %s)", args[0], c.CommandPath(), args[0])
+	}
+	return nil
+}
+
+// rootArgs rejects positional arguments to the root command, which can only
+// be a mistyped command or a file name given without -f.
+func rootArgs(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if strings.ContainsAny(args[0], "./") {
+		return noArgs(c, args)
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+	if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+	}
+	return usageErrorf("%s", msg)
+}

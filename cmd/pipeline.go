@@ -1,0 +1,122 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/gwsim/gwsim/offline"
+	"github.com/gwsim/gwsim/offline/load"
+	"github.com/gwsim/gwsim/translate"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// translateTime stamps every condition's lastTransitionTime. It is the Unix
+// epoch (1970-01-01T00:00:00Z) so that output is byte-for-byte reproducible
+// and obviously not a real transition time.
+func translateTime() metav1.Time { return metav1.NewTime(time.Unix(0, 0).UTC()) }
+
+// outcome is what the pipeline hands to a renderer.
+type outcome struct {
+	Result *offline.Result
+	// Findings holds every finding, sorted: loader, assumptions, translation
+	// and unhealthy conditions in status.
+	Findings []diag.Finding
+	// Failed is true when the run must exit 1: an error finding, or any
+	// unhealthy condition in status.
+	Failed bool
+	// Assumed counts the objects gwsim made up.
+	Assumed int
+}
+
+// runPipeline is the one path from flags to results that every command
+// shares: load, assume what is missing, run the controller to fixpoint. Load
+// errors and a fixpoint that does not settle end the command with exit 2.
+func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env) (outcome, error) {
+	loaded := load.Load(load.Options{
+		Paths:     p.Files,
+		Recursive: p.Recursive,
+		Stdin:     streams.In,
+		Namespace: p.Namespace,
+	})
+	if len(loaded.Errors) > 0 {
+		printFindings(streams.Err, diag.Sort(loaded.Errors))
+		return outcome{}, &exitError{code: exitUsage}
+	}
+	objs, assumed := load.AssumeMissing(loaded.Objects, p.ControllerName)
+	if p.Strict {
+		assumed = escalate(assumed)
+	}
+	opts := offline.Options{Translate: translate.Options{Now: translateTime()}, Store: env.Store}
+	if p.ControllerNameSet {
+		opts.Translate.ControllerNames = []string{p.ControllerName}
+	}
+	res, err := offline.Run(ctx, objs, loaded.Sources, opts)
+	if err != nil {
+		return outcome{}, &exitError{code: exitUsage, err: err}
+	}
+	unhealthy := translate.ConditionFindings(res.Objects, loaded.Sources)
+	var all []diag.Finding
+	all = append(all, loaded.Findings...)
+	all = append(all, assumed...)
+	all = append(all, res.Output.Findings...)
+	all = append(all, unhealthy...)
+	all = diag.Sort(all)
+	out := outcome{
+		Result:   res,
+		Findings: all,
+		Failed:   len(unhealthy) > 0 || summarize(all).Errors > 0,
+		Assumed:  len(objs) - len(loaded.Objects),
+	}
+	if p.Verbose {
+		printVerbose(streams.Err, out, len(loaded.Objects))
+	}
+	return out, nil
+}
+
+// escalate turns findings about assumed objects into errors (--strict).
+func escalate(fs []diag.Finding) []diag.Finding {
+	out := make([]diag.Finding, len(fs))
+	for i, f := range fs {
+		if f.Reason == diag.ReasonAssumed {
+			f.Severity = diag.Error
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// finish reports on stderr what a non-check command found and returns the
+// exit status: warnings and errors are always listed, infos only with -v,
+// and a summary line follows whenever there is anything to say. stdout
+// carries only the requested output, so -o json stays parseable.
+func finish(w io.Writer, out outcome, verbose bool) error {
+	var shown []diag.Finding
+	for _, f := range out.Findings {
+		if verbose || f.Severity >= diag.Warning {
+			shown = append(shown, f)
+		}
+	}
+	printFindings(w, shown)
+	if len(out.Findings) > 0 {
+		fmt.Fprintf(w, "gwsim: %s (run gwsim check for the full list)\n", summarize(out.Findings))
+	}
+	return exitFor(out)
+}
+
+// exitFor turns an outcome into the command's result: exit 1 on failure.
+func exitFor(out outcome) error {
+	if out.Failed {
+		return &exitError{code: exitFindings}
+	}
+	return nil
+}
+
+func printFindings(w io.Writer, fs []diag.Finding) {
+	for _, f := range fs {
+		fmt.Fprintln(w, f.String())
+	}
+}

@@ -1,0 +1,52 @@
+package cmd
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gwsim/gwsim/translate/ir"
+)
+
+func TestRenderIR(t *testing.T) {
+	model := ir.IR{Gateways: []ir.Gateway{{
+		Name: "ns/gw", Class: "gwsim",
+		Listeners: []ir.Listener{{Port: 80, Protocol: "HTTP", Listeners: []ir.GatewayListener{{Name: "http", Protocol: "HTTP"}}}},
+		Clusters:  []ir.Cluster{{Name: "ns/svc:80", Service: "ns/svc", Port: 80}},
+	}}}
+	tests := []struct {
+		name string
+		f    format
+		in   ir.IR
+		want string
+	}{
+		{"yaml", formatYAML, model, `gateways:
+- class: gwsim
+  clusters:
+  - name: ns/svc:80
+    port: 80
+    service: ns/svc
+  listeners:
+  - listeners:
+    - name: http
+      protocol: HTTP
+    port: 80
+    protocol: HTTP
+  name: ns/gw
+`},
+		{"text is yaml", formatText, ir.IR{}, "gateways: null\n"},
+		{"json", formatJSON, ir.IR{Gateways: []ir.Gateway{}}, "{\n  \"gateways\": []\n}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := renderIR(&buf, tt.f, tt.in); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, buf.String()); diff != "" {
+				t.Errorf("renderIR() mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,248 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gwsim/gwsim/translate/ir"
+)
+
+// routeRow is one resolved route: where it is served (gateway, port,
+// hostname), what it matches and what it does. The table and the yaml/json
+// outputs print the same rows.
+type routeRow struct {
+	Gateway  string      `json:"gateway"`
+	Port     int32       `json:"port"`
+	Protocol string      `json:"protocol"`
+	Hostname string      `json:"hostname"`
+	Listener string      `json:"listener,omitempty"`
+	Match    ir.Match    `json:"match"`
+	Filters  []ir.Filter `json:"filters,omitempty"`
+	Action   ir.Action   `json:"action"`
+	Origin   ir.Origin   `json:"origin"`
+}
+
+// routeRows flattens the IR into rows in IR order, which is already the
+// precedence order within each virtual host.
+func routeRows(model ir.IR) []routeRow {
+	rows := []routeRow{}
+	for _, gw := range model.Gateways {
+		for _, l := range gw.Listeners {
+			for _, vh := range l.VirtualHosts {
+				for _, r := range vh.Routes {
+					rows = append(rows, routeRow{
+						Gateway:  gw.Name,
+						Port:     l.Port,
+						Protocol: l.Protocol,
+						Hostname: vh.Hostname,
+						Listener: vh.Listener,
+						Match:    r.Match,
+						Filters:  r.Filters,
+						Action:   r.Action,
+						Origin:   r.Origin,
+					})
+				}
+			}
+		}
+	}
+	return rows
+}
+
+// routesDoc wraps the route rows so that yaml and json outputs are objects
+// that can grow new keys without breaking consumers.
+type routesDoc struct {
+	Routes []routeRow `json:"routes"`
+}
+
+// renderRoutes prints the resolved routes as a table (text) or as data.
+func renderRoutes(w io.Writer, f format, model ir.IR) error {
+	if f == formatText {
+		return renderRoutesTable(w, model)
+	}
+	return writeData(w, f, routesDoc{Routes: routeRows(model)})
+}
+
+// renderRoutesTable prints one tab-aligned line per route, or a single
+// explanatory line when no Gateway serves any route.
+func renderRoutesTable(w io.Writer, model ir.IR) error {
+	rows := routeRows(model)
+	if len(rows) == 0 {
+		_, err := fmt.Fprintln(w, "No routes: no accepted Gateway has an attached route.")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "GATEWAY\tPORT/PROTO\tHOST\tMATCH\tBACKENDS\tFILTERS\tROUTE")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d/%s\t%s\t%s\t%s\t%s\t%s\n",
+			r.Gateway, r.Port, r.Protocol, orDash(r.Hostname),
+			formatMatch(r.Match), formatAction(r.Action), formatFilters(r.Filters), formatOrigin(r.Origin))
+	}
+	return tw.Flush()
+}
+
+// formatMatch renders a match as `PathPrefix /api method=GET headers=x-a=1`;
+// a match with no conditions (TCP, TLS and UDP routes) is `*`.
+func formatMatch(m ir.Match) string {
+	var parts []string
+	if m.PathType != "" || m.Path != "" {
+		parts = append(parts, strings.TrimSpace(m.PathType+" "+m.Path))
+	}
+	if m.Method != "" {
+		parts = append(parts, "method="+m.Method)
+	}
+	if len(m.Headers) > 0 {
+		parts = append(parts, "headers="+formatValueMatches(m.Headers))
+	}
+	if len(m.QueryParams) > 0 {
+		parts = append(parts, "query="+formatValueMatches(m.QueryParams))
+	}
+	if len(parts) == 0 {
+		return "*"
+	}
+	return strings.Join(parts, " ")
+}
+
+// formatValueMatches renders exact matches as name=value and regular
+// expressions as name~value.
+func formatValueMatches(vms []ir.ValueMatch) string {
+	out := make([]string, 0, len(vms))
+	for _, vm := range vms {
+		op := "="
+		if vm.Type == "RegularExpression" {
+			op = "~"
+		}
+		out = append(out, vm.Name+op+vm.Value)
+	}
+	return strings.Join(out, ",")
+}
+
+// formatAction renders what a route does: a redirect, a direct response, or
+// its weighted backends.
+func formatAction(a ir.Action) string {
+	switch {
+	case a.Redirect != nil:
+		return formatRedirect(*a.Redirect)
+	case a.DirectResponse != nil:
+		if a.DirectResponse.Reason == "" {
+			return strconv.Itoa(a.DirectResponse.Status)
+		}
+		return fmt.Sprintf("%d (invalid: %s)", a.DirectResponse.Status, a.DirectResponse.Reason)
+	case len(a.Backends) > 0:
+		out := make([]string, 0, len(a.Backends))
+		for _, b := range a.Backends {
+			out = append(out, formatBackend(b))
+		}
+		return strings.Join(out, ", ")
+	}
+	return "-"
+}
+
+// formatBackend renders `ns/svc:80(w=1)`; a zero weight is marked unused and
+// an invalid backend names its ResolvedRefs reason, since its share of
+// requests gets a 500.
+func formatBackend(b ir.WeightedBackend) string {
+	notes := []string{fmt.Sprintf("w=%d", b.Weight)}
+	if b.Weight == 0 {
+		notes = append(notes, "unused")
+	}
+	if b.Invalid != "" {
+		notes = append(notes, "invalid: "+b.Invalid)
+	}
+	return fmt.Sprintf("%s(%s)", orDash(b.Cluster), strings.Join(notes, ","))
+}
+
+// formatRedirect renders the redirect target as a URL; the parts the
+// redirect keeps from the request are shown as {scheme}, {host} and {path}.
+func formatRedirect(r ir.Redirect) string {
+	scheme, host, path := r.Scheme, r.Hostname, r.Path
+	if scheme == "" {
+		scheme = "{scheme}"
+	}
+	if host == "" {
+		host = "{host}"
+	}
+	if r.Port != 0 {
+		host += ":" + strconv.Itoa(int(r.Port))
+	}
+	if r.PathType == "" && path == "" {
+		path = "{path}"
+	}
+	url := fmt.Sprintf("redirect %d %s://%s%s", r.StatusCode, scheme, host, path)
+	if r.PathType == "ReplacePrefixMatch" {
+		url += " (prefix)"
+	}
+	return url
+}
+
+// formatFilters renders the filters in order with their settings.
+func formatFilters(fs []ir.Filter) string {
+	if len(fs) == 0 {
+		return "-"
+	}
+	out := make([]string, 0, len(fs))
+	for _, f := range fs {
+		var detail string
+		switch {
+		case f.RequestHeaderModifier != nil:
+			detail = formatHeaderModifier(*f.RequestHeaderModifier)
+		case f.ResponseHeaderModifier != nil:
+			detail = formatHeaderModifier(*f.ResponseHeaderModifier)
+		case f.URLRewrite != nil:
+			detail = formatURLRewrite(*f.URLRewrite)
+		}
+		if detail == "" {
+			out = append(out, f.Type)
+			continue
+		}
+		out = append(out, f.Type+"("+detail+")")
+	}
+	return strings.Join(out, ", ")
+}
+
+func formatHeaderModifier(h ir.HeaderModifier) string {
+	var parts []string
+	for _, hd := range h.Set {
+		parts = append(parts, "set "+hd.Name+"="+hd.Value)
+	}
+	for _, hd := range h.Add {
+		parts = append(parts, "add "+hd.Name+"="+hd.Value)
+	}
+	for _, name := range h.Remove {
+		parts = append(parts, "remove "+name)
+	}
+	return strings.Join(parts, " ")
+}
+
+func formatURLRewrite(u ir.URLRewrite) string {
+	var parts []string
+	if u.Hostname != "" {
+		parts = append(parts, "host="+u.Hostname)
+	}
+	switch u.PathType {
+	case "ReplacePrefixMatch":
+		parts = append(parts, "prefix="+u.Path)
+	case "ReplaceFullPath":
+		parts = append(parts, "path="+u.Path)
+	}
+	return strings.Join(parts, " ")
+}
+
+// formatOrigin renders `HTTPRoute ns/name#rule file:line`, so that every row
+// leads back to the YAML it came from.
+func formatOrigin(o ir.Origin) string {
+	s := fmt.Sprintf("%s %s/%s#%d", o.Kind, o.Namespace, o.Name, o.Rule)
+	if o.Source != "" {
+		s += " " + o.Source
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,58 @@
+// Package cmd is gwsim's command line: it parses flags into option structs,
+// runs the one shared pipeline (load, assume what is missing, run the offline
+// controller to a fixpoint) and hands plain values to renderers, which print
+// and never compute. Every command exits 0 when the manifests are clean, 1
+// when they have error findings or unhealthy status conditions, and 2 on a
+// usage or input error, whatever the output format.
+package cmd
+
+import (
+	"github.com/spf13/cobra"
+)
+
+const rootLong = `gwsim runs a Gateway API controller offline over your manifests and shows
+what a conformant gateway would do with them: the resolved routes, the
+data-plane IR and the status every object would get.
+
+Without a command, gwsim prints all three (same as 'gwsim translate').
+
+Exit codes (for every command and output format):
+  0  no error findings and every status condition healthy
+  1  error findings or unhealthy conditions (see 'gwsim check')
+  2  usage error, unreadable or unparsable input`
+
+const rootExample = `  gwsim -f manifests/
+  gwsim routes -f gateway.yaml -f routes.yaml
+  kustomize build . | gwsim check -f - -o github`
+
+// newRootCmd builds the command tree. Nothing here is shared between calls,
+// so tests can run the CLI in parallel.
+func newRootCmd(streams Streams, env Env) *cobra.Command {
+	o := &translateOptions{}
+	root := &cobra.Command{
+		Use:                        "gwsim",
+		Short:                      "Simulate a Gateway API controller offline",
+		Long:                       rootLong,
+		Example:                    rootExample,
+		Version:                    versionString(),
+		SilenceErrors:              true,
+		SilenceUsage:               true,
+		SuggestionsMinimumDistance: 2,
+		Args:                       rootArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return o.run(c, streams, env)
+		},
+	}
+	o.register(root)
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(
+		newTranslateCmd(streams, env),
+		newRoutesCmd(streams, env),
+		newIRCmd(streams, env),
+		newStatusCmd(streams, env),
+		newCheckCmd(streams, env),
+		newVersionCmd(streams),
+	)
+	return root
+}

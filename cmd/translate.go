@@ -1,0 +1,97 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/translate/ir"
+)
+
+// translateOptions are the flags of `gwsim translate`, which is also what
+// `gwsim` does without a command.
+type translateOptions struct {
+	pipelineFlags
+}
+
+func newTranslateCmd(streams Streams, env Env) *cobra.Command {
+	o := &translateOptions{}
+	c := &cobra.Command{
+		Use:   "translate",
+		Short: "Print resolved routes, IR and status (the default)",
+		Args:  noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return o.run(c, streams, env)
+		},
+	}
+	o.register(c)
+	return c
+}
+
+func (o *translateOptions) register(c *cobra.Command) {
+	o.pipelineFlags.register(c, formatText, formatYAML, formatJSON)
+}
+
+func (o *translateOptions) run(c *cobra.Command, streams Streams, env Env) error {
+	f, err := o.complete(c)
+	if err != nil {
+		return err
+	}
+	out, err := runPipeline(c.Context(), &o.pipelineFlags, streams, env)
+	if err != nil {
+		return err
+	}
+	if err := renderTranslate(streams.Out, f, out); err != nil {
+		return err
+	}
+	return finish(streams.Err, out, o.Verbose)
+}
+
+// translateDoc is everything `gwsim translate` knows, as one document.
+type translateDoc struct {
+	Routes   []routeRow     `json:"routes"`
+	IR       ir.IR          `json:"ir"`
+	Status   []statusObject `json:"status"`
+	Findings []diag.Finding `json:"findings"`
+}
+
+// renderTranslate prints three titled sections in text, or one document
+// holding the same data (plus findings) in yaml and json.
+func renderTranslate(w io.Writer, f format, out outcome) error {
+	if f != formatText {
+		status, err := statusObjects(out.Result.Objects)
+		if err != nil {
+			return err
+		}
+		fs := out.Findings
+		if fs == nil {
+			fs = []diag.Finding{}
+		}
+		return writeData(w, f, translateDoc{
+			Routes:   routeRows(out.Result.Output.IR),
+			IR:       out.Result.Output.IR,
+			Status:   status,
+			Findings: fs,
+		})
+	}
+	sections := []struct {
+		title  string
+		render func() error
+	}{
+		{"Routes", func() error { return renderRoutes(w, formatText, out.Result.Output.IR) }},
+		{"IR", func() error { return renderIR(w, formatYAML, out.Result.Output.IR) }},
+		{"Status", func() error { return renderStatus(w, formatYAML, out.Result.Objects) }},
+	}
+	for i, s := range sections {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "== %s ==\n", s.title)
+		if err := s.render(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,150 @@
+package golden
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+// caseFile is the name of the file that makes a folder a golden case.
+const caseFile = "case.yaml"
+
+// inputDir is where a case keeps its manifests; the CLI reads it as `-f input/`
+// so that sources in the outputs read input/<file>:<line> on every machine.
+const inputDir = "input"
+
+// caseSpec is the content of a case.yaml.
+type caseSpec struct {
+	// Description says what the case shows, in a sentence or two.
+	Description string `json:"description"`
+	// Args are extra CLI arguments passed after the command, e.g. ["--strict"].
+	Args []string `json:"args,omitempty"`
+	// Stdin, when set, names a file (relative to the case folder) fed to the
+	// CLI on standard input with `-f -` instead of reading input/.
+	Stdin string `json:"stdin,omitempty"`
+	// SplitTest turns the order-and-split test off when false; the case
+	// must then give the reason in SplitTestReason.
+	SplitTest       *bool  `json:"splitTest,omitempty"`
+	SplitTestReason string `json:"splitTestReason,omitempty"`
+}
+
+// goldenCase is one folder under golden/.
+type goldenCase struct {
+	Name string
+	// Dir is absolute: tests change the working directory.
+	Dir  string
+	Spec caseSpec
+}
+
+// splitTest reports whether the order-and-split test runs on this case.
+func (c goldenCase) splitTest() bool { return c.Spec.SplitTest == nil || *c.Spec.SplitTest }
+
+// loadCases reads every case folder next to this file, sorted by name.
+func loadCases(t *testing.T) []goldenCase {
+	t.Helper()
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []goldenCase
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		c, err := loadCase(e.Name())
+		if err != nil {
+			t.Fatalf("case %s: %v", e.Name(), err)
+		}
+		cases = append(cases, c)
+	}
+	if len(cases) == 0 {
+		t.Fatal("no golden cases found")
+	}
+	return cases
+}
+
+// loadCase reads and checks one case.yaml. Unknown fields are errors so that
+// a misspelt option does not silently turn a test off.
+func loadCase(name string) (goldenCase, error) {
+	dir, err := filepath.Abs(name)
+	if err != nil {
+		return goldenCase{}, err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, caseFile))
+	if err != nil {
+		return goldenCase{}, err
+	}
+	var spec caseSpec
+	if err := yaml.UnmarshalStrict(b, &spec); err != nil {
+		return goldenCase{}, fmt.Errorf("%s: %w", caseFile, err)
+	}
+	c := goldenCase{Name: name, Dir: dir, Spec: spec}
+	return c, c.validate()
+}
+
+// validate checks what the YAML decoder cannot.
+func (c goldenCase) validate() error {
+	var errs []error
+	if c.Spec.Description == "" {
+		errs = append(errs, errors.New("case.yaml: description is required"))
+	}
+	if !c.splitTest() && c.Spec.SplitTestReason == "" {
+		errs = append(errs, errors.New("case.yaml: splitTest: false needs a splitTestReason"))
+	}
+	if c.splitTest() && c.Spec.SplitTestReason != "" {
+		errs = append(errs, errors.New("case.yaml: splitTestReason is set but splitTest is not false"))
+	}
+	if c.Spec.Stdin != "" {
+		if _, err := os.Stat(filepath.Join(c.Dir, c.Spec.Stdin)); err != nil {
+			errs = append(errs, fmt.Errorf("case.yaml: stdin: %w", err))
+		}
+	}
+	if files, err := inputFiles(c.Dir); err != nil {
+		errs = append(errs, err)
+	} else if len(files) == 0 {
+		errs = append(errs, errors.New("input/ holds no files"))
+	}
+	return errors.Join(errs...)
+}
+
+// inputFiles lists the files under dir/input, relative to dir/input, sorted.
+func inputFiles(dir string) ([]string, error) {
+	root := filepath.Join(dir, inputDir)
+	var files []string
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(root, path)
+		files = append(files, rel)
+		return err
+	})
+	slices.Sort(files)
+	return files, err
+}
+
+// TestCaseLayout keeps case folders tidy: nothing but case.yaml, input/ and
+// the outputs, so that a renamed command cannot leave a stale golden file
+// that nobody compares any more.
+func TestCaseLayout(t *testing.T) {
+	known := []string{caseFile, inputDir}
+	for _, cmd := range commands() {
+		known = append(known, cmd.File)
+	}
+	for _, c := range loadCases(t) {
+		entries, err := os.ReadDir(c.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if !slices.Contains(known, e.Name()) {
+				t.Errorf("%s: unexpected file %s (known: %v)", c.Name, e.Name(), known)
+			}
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package golden
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gwsim/gwsim/cmd"
+	"github.com/gwsim/gwsim/offline"
+)
+
+// command is one gwsim command a case records the output of.
+type command struct {
+	// File is the golden file, relative to the case folder.
+	File string
+	// Args select the command and its output format.
+	Args []string
+	// Check marks `gwsim check`, whose exit code is part of its contract and
+	// is always recorded; other commands record it only when it is not 0.
+	Check bool
+}
+
+// commands lists what every case records, in the order the files are written.
+func commands() []command {
+	return []command{
+		{File: "routes.txt", Args: []string{"routes"}},
+		{File: "ir.yaml", Args: []string{"ir", "-o", "yaml"}},
+		{File: "status.yaml", Args: []string{"status", "-o", "yaml"}},
+		{File: "check.txt", Args: []string{"check"}, Check: true},
+	}
+}
+
+// runner is one way to run the CLI: the default store or a chosen one.
+type runner func(args []string, streams cmd.Streams) int
+
+func defaultRunner(args []string, streams cmd.Streams) int { return cmd.Execute(args, streams) }
+
+func storeRunner(store offline.StoreFactory) runner {
+	return func(args []string, streams cmd.Streams) int {
+		return cmd.ExecuteWith(args, streams, cmd.Env{Store: store})
+	}
+}
+
+// result is what one CLI run printed and returned.
+type result struct {
+	Stdout, Stderr string
+	Code           int
+}
+
+// transcript renders a result as a golden file. check.txt is stdout, then
+// stderr, then `exit: N`. The other files are stdout alone when the run was
+// clean; otherwise stderr and the exit code follow as `# ` comments, which
+// keeps ir.yaml and status.yaml valid YAML.
+func (r result) transcript(c command) string {
+	var b strings.Builder
+	b.WriteString(r.Stdout)
+	if c.Check {
+		b.WriteString(r.Stderr)
+		fmt.Fprintf(&b, "exit: %d\n", r.Code)
+		return b.String()
+	}
+	if r.Stderr == "" && r.Code == 0 {
+		return b.String()
+	}
+	for _, line := range strings.SplitAfter(r.Stderr, "\n") {
+		if line != "" {
+			b.WriteString("# " + line)
+		}
+	}
+	if r.Stderr != "" && !strings.HasSuffix(r.Stderr, "\n") {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "# exit: %d\n", r.Code)
+	return b.String()
+}
+
+// run runs one command of case c in the current directory, reading inputs
+// from the given -f argument (or from stdin when the case says so).
+func run(t *testing.T, c goldenCase, cmdArgs []string, from string, useStdin bool, rn runner) result {
+	t.Helper()
+	args := append([]string{}, cmdArgs...)
+	in := []byte{}
+	if useStdin {
+		b, err := os.ReadFile(filepath.Join(c.Dir, c.Spec.Stdin))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = b
+		args = append(args, "-f", "-")
+	} else {
+		args = append(args, "-f", from)
+	}
+	args = append(args, c.Spec.Args...)
+	var stdout, stderr bytes.Buffer
+	code := rn(args, cmd.Streams{In: bytes.NewReader(in), Out: &stdout, Err: &stderr})
+	return result{Stdout: stdout.String(), Stderr: stderr.String(), Code: code}
+}
+
+// runCase runs one command on a case's own inputs, in the case folder.
+func runCase(t *testing.T, c goldenCase, cm command, rn runner) string {
+	t.Helper()
+	return run(t, c, cm.Args, inputDir+"/", c.Spec.Stdin != "", rn).transcript(cm)
+}

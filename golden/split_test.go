@@ -1,0 +1,201 @@
+package golden
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// splitParts is how many files the order-and-split test spreads documents over.
+const splitParts = 3
+
+// splitDir is the folder, relative to a temp dir, that holds the split files.
+const splitDir = "split"
+
+// TestOrderAndSplitInvariance feeds each case's documents back in reverse
+// and in a shuffled order, spread round robin over three files, and expects
+// the golden output apart from source positions: gwsim's result may depend on
+// what the manifests say, never on how they are laid out.
+func TestOrderAndSplitInvariance(t *testing.T) {
+	orders := []struct {
+		name    string
+		reorder func([]string)
+	}{
+		{"reversed", slices.Reverse[[]string]},
+		{"shuffled", func(docs []string) {
+			rand.New(rand.NewPCG(1, 2)).Shuffle(len(docs), func(i, j int) { docs[i], docs[j] = docs[j], docs[i] })
+		}},
+	}
+	for _, c := range loadCases(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			if !c.splitTest() {
+				t.Skip(c.Spec.SplitTestReason)
+			}
+			docs := readDocuments(t, c)
+			for _, o := range orders {
+				t.Run(o.name, func(t *testing.T) {
+					reordered := slices.Clone(docs)
+					o.reorder(reordered)
+					t.Chdir(writeSplit(t, reordered))
+					for _, cm := range commands() {
+						got := run(t, c, cm.Args, splitDir+"/", false, defaultRunner).transcript(cm)
+						want := readGolden(t, c, cm)
+						if diff := cmp.Diff(normaliseSources(want), normaliseSources(got)); diff != "" {
+							t.Errorf("%s differs after reordering and splitting (-golden +split):\n%s", cm.File, diff)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// readDocuments returns every document of a case's input files, in file
+// order. JSON files hold one document each.
+func readDocuments(t *testing.T, c goldenCase) []string {
+	t.Helper()
+	files, err := inputFiles(c.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []string
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(c.Dir, inputDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Ext(f) == ".json" {
+			docs = append(docs, string(b))
+			continue
+		}
+		docs = append(docs, splitDocuments(string(b))...)
+	}
+	return docs
+}
+
+// splitDocuments splits a YAML stream on lines that are exactly `---`,
+// dropping documents with nothing but blank lines and comments. It is not a
+// YAML parser: golden inputs avoid other document markers, and the one case
+// that uses them opts out of the split test.
+func splitDocuments(s string) []string {
+	var docs []string
+	var cur strings.Builder
+	flush := func() {
+		if hasContent(cur.String()) {
+			docs = append(docs, cur.String())
+		}
+		cur.Reset()
+	}
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if strings.TrimRight(line, "\r\n") == "---" {
+			flush()
+			continue
+		}
+		cur.WriteString(line)
+	}
+	flush()
+	return docs
+}
+
+// hasContent reports whether a document has a line that is neither blank
+// nor a comment.
+func hasContent(doc string) bool {
+	for _, line := range strings.Split(doc, "\n") {
+		l := strings.TrimSpace(line)
+		if l != "" && !strings.HasPrefix(l, "#") {
+			return true
+		}
+	}
+	return false
+}
+
+// writeSplit writes docs round robin into splitParts files under a new temp
+// dir and returns the temp dir.
+func writeSplit(t *testing.T, docs []string) string {
+	t.Helper()
+	root := t.TempDir()
+	parts := make([][]string, splitParts)
+	for i, d := range docs {
+		parts[i%splitParts] = append(parts[i%splitParts], ensureNewline(d))
+	}
+	if err := os.Mkdir(filepath.Join(root, splitDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range parts {
+		name := filepath.Join(root, splitDir, fmt.Sprintf("part-%d.yaml", i))
+		if err := os.WriteFile(name, []byte(strings.Join(p, "---\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func ensureNewline(s string) string {
+	if strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}
+
+// sourcePattern matches a source position in output: a path under input/
+// or split/, or standard input, optionally followed by :line.
+var sourcePattern = regexp.MustCompile(`(?:(?:input|split)/[^\s:"',)]+|<stdin>)(?::\d+)?`)
+
+// parserLinePattern matches the line a YAML parse error quotes ("yaml: line
+// 19: ..."), which the loader counts from the start of the file.
+var parserLinePattern = regexp.MustCompile(`\bline \d+\b`)
+
+// normaliseSources replaces every source position with SOURCE and every
+// line quoted by a parse error with "line N".
+func normaliseSources(s string) string {
+	s = sourcePattern.ReplaceAllString(s, "SOURCE")
+	return parserLinePattern.ReplaceAllString(s, "line N")
+}
+
+func TestSplitDocuments(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"single", "a: 1\n", []string{"a: 1\n"}},
+		{"leading marker", "---\na: 1\n", []string{"a: 1\n"}},
+		{"two", "a: 1\n---\nb: 2\n", []string{"a: 1\n", "b: 2\n"}},
+		{"empty and comment-only dropped", "# c\n---\n\n---\na: 1\n---\n", []string{"a: 1\n"}},
+		{"comment kept with content", "# about a\na: 1\n", []string{"# about a\na: 1\n"}},
+		{"marker with text is not split", "a: |\n  --- x\n", []string{"a: |\n  --- x\n"}},
+		{"CRLF", "a: 1\r\n---\r\nb: 2\r\n", []string{"a: 1\r\n", "b: 2\r\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, splitDocuments(tt.in)); diff != "" {
+				t.Errorf("splitDocuments (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestNormaliseSources(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"input/a.yaml:12: error: x", "SOURCE: error: x"},
+		{"split/part-2.yaml:3: error: x", "SOURCE: error: x"},
+		{"  source: input/dir/b.yml:7\n", "  source: SOURCE\n"},
+		{"file input/c.json", "file SOURCE"},
+		{"<stdin>:4: warning: y", "SOURCE: warning: y"},
+		{"no source here: 12", "no source here: 12"},
+		{"input/a.yaml:19: error: yaml: line 19: did not find expected key", "SOURCE: error: yaml: line N: did not find expected key"},
+		{"pipeline 3", "pipeline 3"},
+	}
+	for _, tt := range tests {
+		if got := normaliseSources(tt.in); got != tt.want {
+			t.Errorf("normaliseSources(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,23 @@
+// Package controller holds gwsim's reconcilers and the table of field
+// indexes they read through.
+//
+// Every reconciler is a controller-runtime reconcile.Reconciler that holds a
+// client.Client and reads and writes only through it: Get and List (with the
+// field indexes of Indexes) to gather the slice of the world one object
+// depends on, Status().Update to write what translate.Translate computed for
+// it. Nothing reaches around the client, so the same reconcilers run against
+// any store that implements client.Client.
+//
+//   - GatewayClassReconciler writes a GatewayClass's status.
+//   - GatewayReconciler gathers one Gateway's class, ListenerSets, routes,
+//     Secrets, ReferenceGrants, Namespaces, Services, EndpointSlices and
+//     BackendTLSPolicies, writes the Gateway's status and merges the parent
+//     statuses this Gateway owns into each attached route.
+//   - RouteReconciler (one type for every route kind) drops the route's
+//     parent statuses that gwsim owns but whose parent is gone, no longer
+//     referenced or no longer gwsim's.
+//
+// Reconcilers never list once per route: listing is once per Gateway, per
+// ListenerSet or per referenced Service, and a route reconciler only Gets
+// the parents its parentRefs name.
+package controller

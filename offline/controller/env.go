@@ -1,0 +1,30 @@
+package controller
+
+import (
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/gwsim/gwsim/translate"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// TranslateFunc is the signature of translate.Translate.
+type TranslateFunc func(translate.Input, translate.Options) translate.Output
+
+// Env is what every reconciler holds: the client it reads and writes
+// through, the controller's options and where objects were loaded from.
+type Env struct {
+	Client  client.Client
+	Options translate.Options
+	Sources diag.Sources
+	// Translate computes status; nil means translate.Translate. Tests of the
+	// reconcile mechanics replace it with a small stand-in.
+	Translate TranslateFunc
+}
+
+func (e Env) translate(in translate.Input) translate.Output {
+	in.Sources = e.Sources
+	if e.Translate == nil {
+		return translate.Translate(in, e.Options)
+	}
+	return e.Translate(in, e.Options)
+}

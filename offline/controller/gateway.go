@@ -1,0 +1,103 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// GatewayReconciler computes one Gateway's status and the parent statuses
+// of the routes attached to it (directly or through its ListenerSets), from
+// the slice of the world that Gateway depends on. Gateways of a class that
+// is missing or not gwsim's are left untouched; RouteReconciler drops the
+// route parent statuses gwsim wrote for them.
+type GatewayReconciler struct{ Env }
+
+var _ reconcile.Reconciler = &GatewayReconciler{}
+
+// Reconcile reads the Gateway named by req and what it depends on, and
+// writes the statuses that changed.
+func (r *GatewayReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	gw := &gwv1.Gateway{}
+	if err := r.Client.Get(ctx, req.NamespacedName, gw); err != nil {
+		return reconcile.Result{}, client.IgnoreNotFound(err)
+	}
+	class := &gwv1.GatewayClass{}
+	if err := r.Client.Get(ctx, types.NamespacedName{Name: string(gw.Spec.GatewayClassName)}, class); err != nil {
+		return reconcile.Result{}, client.IgnoreNotFound(err)
+	}
+	if !owns(r.Options, string(class.Spec.ControllerName)) {
+		return reconcile.Result{}, nil
+	}
+	s, err := r.gather(ctx, gw, class)
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	out := r.translate(s.in)
+	if next, ok := out.Status.Gateways[req.NamespacedName]; ok {
+		next = keepGatewayTimes(gw.Status, next)
+		if !equality.Semantic.DeepEqual(gw.Status, next) {
+			gw.Status = next
+			if err := r.Client.Status().Update(ctx, gw); err != nil {
+				return reconcile.Result{}, fmt.Errorf("writing status of Gateway %s: %w", req.NamespacedName, err)
+			}
+		}
+	}
+	names := func(routeNS string, ref gwv1.ParentReference) bool {
+		kind, key, ok := parentTarget(routeNS, ref)
+		switch {
+		case !ok:
+			return false
+		case kind == kindGateway:
+			return key == req.NamespacedName
+		}
+		return kind == kindListenerSet && s.hasListenerSet(key)
+	}
+	for _, rt := range s.routes {
+		ref := diag.ObjectRef{Kind: rt.kind.Kind, Namespace: rt.obj.GetNamespace(), Name: rt.obj.GetName()}
+		if err := r.writeRoute(ctx, rt, out.Status.Routes[ref], names); err != nil {
+			return reconcile.Result{}, fmt.Errorf("writing status of %s: %w", ref, err)
+		}
+	}
+	return reconcile.Result{}, nil
+}
+
+// writeRoute replaces the route's parent statuses that gwsim owns for this
+// Gateway (or its ListenerSets) by computed, and writes when that changed.
+// Computed entries for any other parent are dropped: this reconcile could
+// never replace them again.
+func (r *GatewayReconciler) writeRoute(ctx context.Context, rt attachedRoute, computed []gwv1.RouteParentStatus, names func(string, gwv1.ParentReference) bool) error {
+	ns := rt.obj.GetNamespace()
+	spec, status := rt.kind.Access(rt.obj)
+	ours := func(p gwv1.RouteParentStatus) bool {
+		return owns(r.Options, string(p.ControllerName)) && names(ns, p.ParentRef)
+	}
+	var mine []gwv1.RouteParentStatus
+	for _, c := range computed {
+		if ours(c) {
+			mine = append(mine, c)
+		}
+	}
+	merged := mergeParents(ns, spec.ParentRefs, status.Parents, mine, ours)
+	if equality.Semantic.DeepEqual(status.Parents, merged) {
+		return nil
+	}
+	status.Parents = merged
+	return r.Client.Status().Update(ctx, rt.obj)
+}
+
+func (s *slice) hasListenerSet(key types.NamespacedName) bool {
+	for _, ls := range s.in.ListenerSets {
+		if ls.Namespace == key.Namespace && ls.Name == key.Name {
+			return true
+		}
+	}
+	return false
+}

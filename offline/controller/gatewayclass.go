@@ -1,0 +1,39 @@
+package controller
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate"
+)
+
+// GatewayClassReconciler writes the status Translate computes for a
+// GatewayClass of gwsim's. Classes Translate has no status for belong to
+// another controller and are left untouched.
+type GatewayClassReconciler struct{ Env }
+
+var _ reconcile.Reconciler = &GatewayClassReconciler{}
+
+// Reconcile reads the class named by req and writes its status if it changed.
+func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	class := &gwv1.GatewayClass{}
+	if err := r.Client.Get(ctx, req.NamespacedName, class); err != nil {
+		return reconcile.Result{}, client.IgnoreNotFound(err)
+	}
+	out := r.translate(translate.Input{GatewayClasses: []*gwv1.GatewayClass{class}})
+	next, ok := out.Status.GatewayClasses[types.NamespacedName{Name: class.Name}]
+	if !ok {
+		return reconcile.Result{}, nil
+	}
+	next = keepClassTimes(class.Status, next)
+	if equality.Semantic.DeepEqual(class.Status, next) {
+		return reconcile.Result{}, nil
+	}
+	class.Status = next
+	return reconcile.Result{}, r.Client.Status().Update(ctx, class)
+}

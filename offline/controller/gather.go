@@ -1,0 +1,218 @@
+package controller
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate"
+)
+
+// attachedRoute is a route listed for a Gateway, with the kind that reads it.
+type attachedRoute struct {
+	kind RouteKind
+	obj  client.Object
+}
+
+// slice is the part of the world one Gateway depends on.
+type slice struct {
+	in     translate.Input
+	routes []attachedRoute
+	// grantNamespaces are the namespaces that cross-namespace references
+	// point into; only ReferenceGrants there can allow them.
+	grantNamespaces map[string]bool
+}
+
+// gather reads, through the client only, everything Translate needs to
+// compute the status of gw and of the routes attached to it.
+func (r *GatewayReconciler) gather(ctx context.Context, gw *gwv1.Gateway, class *gwv1.GatewayClass) (*slice, error) {
+	s := &slice{grantNamespaces: map[string]bool{}}
+	s.in.GatewayClasses = []*gwv1.GatewayClass{class}
+	s.in.Gateways = []*gwv1.Gateway{gw}
+	gwKey := client.ObjectKeyFromObject(gw).String()
+	sets, err := ListObjects(ctx, r.Client, &gwv1.ListenerSetList{}, client.MatchingFields{FieldParentGateway: gwKey})
+	if err != nil {
+		return nil, fmt.Errorf("listing ListenerSets of Gateway %s: %w", gwKey, err)
+	}
+	for _, o := range sets {
+		s.in.ListenerSets = append(s.in.ListenerSets, o.(*gwv1.ListenerSet))
+	}
+	if err := r.gatherRoutes(ctx, s, gwKey); err != nil {
+		return nil, err
+	}
+	ns, err := ListObjects(ctx, r.Client, &corev1.NamespaceList{})
+	if err != nil {
+		return nil, fmt.Errorf("listing Namespaces: %w", err)
+	}
+	for _, o := range ns {
+		s.in.Namespaces = append(s.in.Namespaces, o.(*corev1.Namespace))
+	}
+	if err := r.gatherSecrets(ctx, s); err != nil {
+		return nil, err
+	}
+	if err := r.gatherServices(ctx, s); err != nil {
+		return nil, err
+	}
+	for _, n := range sortedKeys(s.grantNamespaces) {
+		grants, err := ListObjects(ctx, r.Client, &gwv1.ReferenceGrantList{}, client.InNamespace(n))
+		if err != nil {
+			return nil, fmt.Errorf("listing ReferenceGrants in %s: %w", n, err)
+		}
+		for _, o := range grants {
+			s.in.ReferenceGrants = append(s.in.ReferenceGrants, o.(*gwv1.ReferenceGrant))
+		}
+	}
+	return s, nil
+}
+
+// gatherRoutes lists, per route kind, the routes attached to the Gateway
+// and to each of its ListenerSets. A route attached to both is kept once.
+func (r *GatewayReconciler) gatherRoutes(ctx context.Context, s *slice, gwKey string) error {
+	for _, k := range RouteKinds() {
+		selectors := []client.MatchingFields{{FieldParentGateway: gwKey}}
+		for _, ls := range s.in.ListenerSets {
+			selectors = append(selectors, client.MatchingFields{FieldParentListenerSet: client.ObjectKeyFromObject(ls).String()})
+		}
+		seen := map[types.NamespacedName]bool{}
+		for _, sel := range selectors {
+			objs, err := ListObjects(ctx, r.Client, k.NewList(), sel)
+			if err != nil {
+				return fmt.Errorf("listing %ss by %v: %w", k.Kind, sel, err)
+			}
+			for _, o := range objs {
+				key := client.ObjectKeyFromObject(o)
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				k.AddTo(&s.in, o)
+				s.routes = append(s.routes, attachedRoute{kind: k, obj: o})
+			}
+		}
+	}
+	return nil
+}
+
+// gatherSecrets gets the Secrets that listeners (of the Gateway and of its
+// ListenerSets) and the Gateway's backend client certificate name. Missing
+// Secrets are left out: Translate reports them.
+func (r *GatewayReconciler) gatherSecrets(ctx context.Context, s *slice) error {
+	gw := s.in.Gateways[0]
+	var keys []types.NamespacedName
+	add := func(fromNS string, ref gwv1.SecretObjectReference) {
+		if (ref.Group != nil && *ref.Group != "") || (ref.Kind != nil && *ref.Kind != "Secret") {
+			return
+		}
+		key := types.NamespacedName{Namespace: fromNS, Name: string(ref.Name)}
+		if ref.Namespace != nil && *ref.Namespace != "" {
+			key.Namespace = string(*ref.Namespace)
+		}
+		if key.Namespace != fromNS {
+			s.grantNamespaces[key.Namespace] = true
+		}
+		keys = append(keys, key)
+	}
+	for _, l := range gw.Spec.Listeners {
+		if l.TLS != nil {
+			for _, ref := range l.TLS.CertificateRefs {
+				add(gw.Namespace, ref)
+			}
+		}
+	}
+	if gw.Spec.TLS != nil && gw.Spec.TLS.Backend != nil && gw.Spec.TLS.Backend.ClientCertificateRef != nil {
+		add(gw.Namespace, *gw.Spec.TLS.Backend.ClientCertificateRef)
+	}
+	for _, ls := range s.in.ListenerSets {
+		for _, l := range ls.Spec.Listeners {
+			if l.TLS != nil {
+				for _, ref := range l.TLS.CertificateRefs {
+					add(ls.Namespace, ref)
+				}
+			}
+		}
+	}
+	for _, key := range sortedUniqueKeys(keys) {
+		secret := &corev1.Secret{}
+		if err := r.Client.Get(ctx, key, secret); err != nil {
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			return fmt.Errorf("getting Secret %s: %w", key, err)
+		}
+		s.in.Secrets = append(s.in.Secrets, secret)
+	}
+	return nil
+}
+
+// gatherServices gets the Services the listed routes name and, per Service
+// found, its EndpointSlices and the BackendTLSPolicies targeting it.
+func (r *GatewayReconciler) gatherServices(ctx context.Context, s *slice) error {
+	var keys []types.NamespacedName
+	for _, rt := range s.routes {
+		for _, ref := range rt.kind.Backends(rt.obj) {
+			key, ok := serviceRef(rt.obj.GetNamespace(), ref)
+			if !ok {
+				continue
+			}
+			if key.Namespace != rt.obj.GetNamespace() {
+				s.grantNamespaces[key.Namespace] = true
+			}
+			keys = append(keys, key)
+		}
+	}
+	seenPolicy := map[types.NamespacedName]bool{}
+	for _, key := range sortedUniqueKeys(keys) {
+		svc := &corev1.Service{}
+		if err := r.Client.Get(ctx, key, svc); err != nil {
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			return fmt.Errorf("getting Service %s: %w", key, err)
+		}
+		s.in.Services = append(s.in.Services, svc)
+		eps, err := ListObjects(ctx, r.Client, &discoveryv1.EndpointSliceList{}, client.MatchingFields{FieldServiceName: key.String()})
+		if err != nil {
+			return fmt.Errorf("listing EndpointSlices of Service %s: %w", key, err)
+		}
+		for _, o := range eps {
+			s.in.EndpointSlices = append(s.in.EndpointSlices, o.(*discoveryv1.EndpointSlice))
+		}
+		policies, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, client.MatchingFields{FieldTargetService: key.String()})
+		if err != nil {
+			return fmt.Errorf("listing BackendTLSPolicies of Service %s: %w", key, err)
+		}
+		for _, o := range policies {
+			// A policy targeting several of the Services is listed once per Service.
+			if seenPolicy[client.ObjectKeyFromObject(o)] {
+				continue
+			}
+			seenPolicy[client.ObjectKeyFromObject(o)] = true
+			s.in.BackendTLSPolicies = append(s.in.BackendTLSPolicies, o.(*gwv1.BackendTLSPolicy))
+		}
+	}
+	return nil
+}
+
+func sortedUniqueKeys(keys []types.NamespacedName) []types.NamespacedName {
+	slices.SortFunc(keys, func(a, b types.NamespacedName) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	return slices.Compact(keys)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

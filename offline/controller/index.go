@@ -1,0 +1,143 @@
+package controller
+
+import (
+	"slices"
+
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Index is one field index a store must serve: List with
+// client.MatchingFields{Field: value} returns the objects of Object's kind
+// for which Extract returns value.
+type Index struct {
+	Object  client.Object
+	Field   string
+	Extract client.IndexerFunc
+}
+
+// Index field names. Values are "ns/name" keys, except FieldGatewayClass
+// whose values are class names.
+const (
+	// FieldParentGateway indexes routes and ListenerSets by the Gateways
+	// their parentRefs name.
+	FieldParentGateway = "parentGateway"
+	// FieldParentListenerSet indexes routes by the ListenerSets their
+	// parentRefs name.
+	FieldParentListenerSet = "parentListenerSet"
+	// FieldBackendService indexes routes by the Services their backendRefs
+	// (requestMirror targets included) name.
+	FieldBackendService = "backendService"
+	// FieldGatewayClass indexes Gateways by spec.gatewayClassName.
+	FieldGatewayClass = "gatewayClassName"
+	// FieldServiceName indexes EndpointSlices by their
+	// kubernetes.io/service-name label.
+	FieldServiceName = "serviceName"
+	// FieldTargetService indexes BackendTLSPolicies by the Services their
+	// targetRefs name.
+	FieldTargetService = "targetService"
+)
+
+// Indexes returns every field index the reconcilers list with. ReferenceGrants
+// need none (they are listed per namespace) and Secrets, Services,
+// GatewayClasses and Namespaces are read by key or listed whole.
+func Indexes() []Index {
+	var out []Index
+	for _, k := range RouteKinds() {
+		out = append(out,
+			Index{Object: k.New(), Field: FieldParentGateway, Extract: routeParents(k, kindGateway)},
+			Index{Object: k.New(), Field: FieldParentListenerSet, Extract: routeParents(k, kindListenerSet)},
+			Index{Object: k.New(), Field: FieldBackendService, Extract: routeBackends(k)},
+		)
+	}
+	return append(out,
+		Index{Object: &gwv1.ListenerSet{}, Field: FieldParentGateway, Extract: listenerSetParent},
+		Index{Object: &gwv1.Gateway{}, Field: FieldGatewayClass, Extract: gatewayClassName},
+		Index{Object: &discoveryv1.EndpointSlice{}, Field: FieldServiceName, Extract: sliceService},
+		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldTargetService, Extract: policyTargets},
+	)
+}
+
+// routeParents extracts the keys of the parents of kind parentKind that a
+// route of kind k names.
+func routeParents(k RouteKind, parentKind string) client.IndexerFunc {
+	return func(o client.Object) []string {
+		spec, _ := k.Access(o)
+		var out []string
+		for _, ref := range spec.ParentRefs {
+			if kind, key, ok := parentTarget(o.GetNamespace(), ref); ok && kind == parentKind {
+				out = append(out, key.String())
+			}
+		}
+		return sortedUnique(out)
+	}
+}
+
+// routeBackends extracts the keys of the Services a route of kind k sends
+// or mirrors traffic to.
+func routeBackends(k RouteKind) client.IndexerFunc {
+	return func(o client.Object) []string {
+		var out []string
+		for _, ref := range k.Backends(o) {
+			if key, ok := serviceRef(o.GetNamespace(), ref); ok {
+				out = append(out, key.String())
+			}
+		}
+		return sortedUnique(out)
+	}
+}
+
+// serviceRef returns the Service a backendRef names; ok is false for
+// backends of any other kind.
+func serviceRef(ns string, ref gwv1.BackendObjectReference) (types.NamespacedName, bool) {
+	if ref.Group != nil && *ref.Group != "" {
+		return types.NamespacedName{}, false
+	}
+	if ref.Kind != nil && *ref.Kind != "" && *ref.Kind != "Service" {
+		return types.NamespacedName{}, false
+	}
+	if ref.Namespace != nil && *ref.Namespace != "" {
+		ns = string(*ref.Namespace)
+	}
+	return types.NamespacedName{Namespace: ns, Name: string(ref.Name)}, true
+}
+
+func listenerSetParent(o client.Object) []string {
+	ref := o.(*gwv1.ListenerSet).Spec.ParentRef
+	kind, key, ok := target(o.GetNamespace(), ref.Group, ref.Kind, ref.Namespace, ref.Name)
+	if !ok || kind != kindGateway {
+		return nil
+	}
+	return []string{key.String()}
+}
+
+func gatewayClassName(o client.Object) []string {
+	return []string{string(o.(*gwv1.Gateway).Spec.GatewayClassName)}
+}
+
+func sliceService(o client.Object) []string {
+	name, ok := o.GetLabels()[discoveryv1.LabelServiceName]
+	if !ok || name == "" {
+		return nil
+	}
+	return []string{types.NamespacedName{Namespace: o.GetNamespace(), Name: name}.String()}
+}
+
+// policyTargets extracts the Services a BackendTLSPolicy targets; targetRefs
+// are local, so the namespace is the policy's.
+func policyTargets(o client.Object) []string {
+	var out []string
+	for _, ref := range o.(*gwv1.BackendTLSPolicy).Spec.TargetRefs {
+		if ref.Group == "" && ref.Kind == "Service" {
+			out = append(out, types.NamespacedName{Namespace: o.GetNamespace(), Name: string(ref.Name)}.String())
+		}
+	}
+	return sortedUnique(out)
+}
+
+func sortedUnique(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
+}

@@ -1,0 +1,107 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// RouteReconciler cleans up after parents a route left: it removes the
+// route's parent statuses that gwsim owns and whose parentRef is no longer
+// in spec.parentRefs, or whose Gateway (directly or through a ListenerSet)
+// is gone or no longer gwsim's. Everything else in a route's status is the
+// GatewayReconciler's to write. One type serves every route kind.
+type RouteReconciler struct {
+	Env
+	Kind RouteKind
+}
+
+var _ reconcile.Reconciler = &RouteReconciler{}
+
+// Reconcile reads the route named by req, and the parents its owned status
+// entries name, and writes the route's status if an entry was dropped.
+func (r *RouteReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	o := r.Kind.New()
+	if err := r.Client.Get(ctx, req.NamespacedName, o); err != nil {
+		return reconcile.Result{}, client.IgnoreNotFound(err)
+	}
+	spec, status := r.Kind.Access(o)
+	inSpec := map[string]bool{}
+	for _, ref := range spec.ParentRefs {
+		inSpec[parentKey(o.GetNamespace(), ref)] = true
+	}
+	live := map[types.NamespacedName]bool{}
+	var kept []gwv1.RouteParentStatus
+	for _, p := range status.Parents {
+		stale, err := r.stale(ctx, o.GetNamespace(), p, inSpec, live)
+		if err != nil {
+			return reconcile.Result{}, fmt.Errorf("%s %s: %w", r.Kind.Kind, req.NamespacedName, err)
+		}
+		if !stale {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == len(status.Parents) {
+		return reconcile.Result{}, nil
+	}
+	status.Parents = kept
+	return reconcile.Result{}, r.Client.Status().Update(ctx, o)
+}
+
+// stale reports whether gwsim owns p and p's parent no longer holds the
+// route. live caches, per Gateway, whether it exists and is gwsim's.
+func (r *RouteReconciler) stale(ctx context.Context, routeNS string, p gwv1.RouteParentStatus, inSpec map[string]bool, live map[types.NamespacedName]bool) (bool, error) {
+	if !owns(r.Options, string(p.ControllerName)) {
+		return false, nil
+	}
+	if !inSpec[parentKey(routeNS, p.ParentRef)] {
+		return true, nil
+	}
+	kind, key, ok := parentTarget(routeNS, p.ParentRef)
+	if !ok {
+		return false, nil
+	}
+	switch kind {
+	case kindGateway:
+	case kindListenerSet:
+		ls := &gwv1.ListenerSet{}
+		if err := r.Client.Get(ctx, key, ls); err != nil {
+			if apierrors.IsNotFound(err) {
+				return true, nil
+			}
+			return false, err
+		}
+		ref := ls.Spec.ParentRef
+		var parentOK bool
+		if kind, key, parentOK = target(ls.Namespace, ref.Group, ref.Kind, ref.Namespace, ref.Name); !parentOK || kind != kindGateway {
+			return true, nil
+		}
+	default:
+		return false, nil
+	}
+	if alive, seen := live[key]; seen {
+		return !alive, nil
+	}
+	alive, err := r.ownedGateway(ctx, key)
+	live[key] = alive
+	return !alive, err
+}
+
+// ownedGateway reports whether the Gateway key exists and its class exists
+// and is gwsim's.
+func (r *RouteReconciler) ownedGateway(ctx context.Context, key types.NamespacedName) (bool, error) {
+	gw := &gwv1.Gateway{}
+	if err := r.Client.Get(ctx, key, gw); err != nil {
+		return false, client.IgnoreNotFound(err)
+	}
+	class := &gwv1.GatewayClass{}
+	if err := r.Client.Get(ctx, types.NamespacedName{Name: string(gw.Spec.GatewayClassName)}, class); err != nil {
+		return false, client.IgnoreNotFound(err)
+	}
+	return owns(r.Options, string(class.Spec.ControllerName)), nil
+}

@@ -1,0 +1,67 @@
+package controller
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// A condition's lastTransitionTime is the last time its status changed
+// (meta.SetStatusCondition semantics). Translate stamps every condition with
+// Options.Now; the functions here put back the stored time of every
+// condition whose status did not change, so that a status that did not
+// change compares equal and is not written again.
+
+// keepTimes returns next with the lastTransitionTime of every condition
+// whose type is in prev with the same status taken from prev. next is not
+// modified.
+func keepTimes(prev, next []metav1.Condition) []metav1.Condition {
+	if next == nil {
+		return nil
+	}
+	out := make([]metav1.Condition, len(next))
+	for i, c := range next {
+		for _, p := range prev {
+			if p.Type == c.Type && p.Status == c.Status {
+				c.LastTransitionTime = p.LastTransitionTime
+				break
+			}
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func keepClassTimes(prev, next gwv1.GatewayClassStatus) gwv1.GatewayClassStatus {
+	out := *next.DeepCopy()
+	out.Conditions = keepTimes(prev.Conditions, next.Conditions)
+	return out
+}
+
+// keepGatewayTimes matches listener statuses by listener name.
+func keepGatewayTimes(prev, next gwv1.GatewayStatus) gwv1.GatewayStatus {
+	out := *next.DeepCopy()
+	out.Conditions = keepTimes(prev.Conditions, next.Conditions)
+	for i := range out.Listeners {
+		for _, p := range prev.Listeners {
+			if p.Name == out.Listeners[i].Name {
+				out.Listeners[i].Conditions = keepTimes(p.Conditions, next.Listeners[i].Conditions)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// keepParentTimes matches route parent statuses by parentRef (defaults
+// applied) and controllerName.
+func keepParentTimes(routeNS string, prev []gwv1.RouteParentStatus, next gwv1.RouteParentStatus) gwv1.RouteParentStatus {
+	out := *next.DeepCopy()
+	key := parentKey(routeNS, next.ParentRef)
+	for _, p := range prev {
+		if p.ControllerName == next.ControllerName && parentKey(routeNS, p.ParentRef) == key {
+			out.Conditions = keepTimes(p.Conditions, next.Conditions)
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,66 @@
+/*
+Package offline runs gwsim's controller without a cluster: it loads objects
+into an in-memory client.Client, runs the reconcilers of offline/controller
+against it until nothing changes, and reads the world back.
+
+# Data flow
+
+	objects ──StoreFactory──▶ client.Client (indexes of controller.Indexes)
+	        ──fixpoint loop──▶ statuses written through Status().Update
+	        ──one List per kind──▶ Result.Objects, and translate.Translate over
+	                               the whole world ▶ Result.Output
+
+Reconcilers read and write only through the client; nothing in this package
+hands them objects any other way. IndexedStore (offline/store) is the
+default store; FakeStore (controller-runtime's fake client) is the reference
+the tests compare it with.
+
+# The fixpoint rule
+
+A pass lists each reconciled kind once (GatewayClasses, Gateways, then each
+route kind, in controller.RouteKinds order) and reconciles every listed
+object in namespace/name order. Before and after each pass the loop takes a
+snapshot of every reconciled object's metadata.generation and status, read
+back through the client; a pass changed something if the snapshots differ
+(an object that appeared or disappeared counts). Reconcilers' own reports
+are not trusted for this. The loop stops after the first pass that changed
+nothing; that pass is counted, so a settled store takes exactly one pass.
+If MaxPasses passes all changed something, the loop fails with a
+*NotSettledError naming the objects that changed in the last one.
+
+# Fake-client limits worked around
+
+controller-runtime's fake client (pkg/client/fake, v0.25) is faithful
+enough to test reconcilers against but is not an API server:
+
+  - No defaulting or validation: CRD defaults (parentRef group and kind,
+    listener allowedRoutes, backendRef kind) are never filled in. The index
+    functions and translate apply API defaults themselves.
+  - Status is a subresource only for kinds declared with
+    WithStatusSubresource; for the others Status().Update returns NotFound
+    and Update overwrites status. FakeStore declares every Gateway API kind
+    that has a status.
+  - A field "index" is a linear scan running the index function over every
+    object of the kind on each List, only exact-match selectors work, and a
+    selector on an unregistered field is an error. Both stores are therefore
+    built from the one table controller.Indexes.
+  - Every Get and List round-trips objects through JSON (a List marshals the
+    whole kind), and every write goes through client-go's field-managed
+    tracker, which builds a REST mapper over the whole scheme. That cost is
+    why IndexedStore is the default.
+  - The builder's REST mapper is empty, so RESTMapper and
+    IsObjectNamespaced are of no use; nothing here calls them.
+  - metadata.generation is never set or bumped (FakeStore stores objects
+    without one at generation 1, as the apiserver and IndexedStore do), and
+    resourceVersion starts at "999" and counts writes; the fixpoint compares
+    generation and status content, never resourceVersion.
+  - The builder panics on objects it cannot add (duplicates, malformed
+    managedFields) and sets resourceVersion on the objects it is given:
+    FakeStore rejects duplicates with an error, turns any other panic into
+    an error, and hands the builder copies.
+  - Patch tells status writes from others by inspecting the call stack;
+    reconcilers only use Update and Status().Update.
+  - There are no watches or requeues: the fixpoint loop stands in for the
+    event-driven requeueing of a running manager.
+*/
+package offline

@@ -1,0 +1,88 @@
+package load
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// routesFile writes n HTTPRoutes, each with a few rules, into one file.
+func routesFile(tb testing.TB, n int) string {
+	tb.Helper()
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `---
+# Source: chart/templates/route-%d.yaml
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: route-%d
+  namespace: ns-%d
+  labels: {app: demo, tier: web}
+spec:
+  parentRefs:
+  - name: gw
+    namespace: infra
+    sectionName: https
+  hostnames: ["svc-%d.example.com"]
+  rules:
+  - matches:
+    - path: {type: PathPrefix, value: /api}
+      headers: [{name: x-version, value: v2}]
+    filters:
+    - type: RequestHeaderModifier
+      requestHeaderModifier:
+        set: [{name: x-route, value: route-%d}]
+    backendRefs:
+    - {name: api-v2, port: 8080, weight: 90}
+    - {name: api-v1, port: 8080, weight: 10}
+  - backendRefs:
+    - {name: web, port: 80}
+`, i, i, i%50, i, i)
+	}
+	p := filepath.Join(tb.TempDir(), "routes.yaml")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+func BenchmarkLoad(b *testing.B) {
+	p := routesFile(b, 3000)
+	info, err := os.Stat(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(info.Size())
+	b.ResetTimer()
+	for b.Loop() {
+		res := Load(Options{Paths: []string{p}})
+		if len(res.Objects) != 3000 || len(res.Errors) != 0 || len(res.Findings) != 0 {
+			b.Fatalf("got %d objects, %v, %v", len(res.Objects), res.Errors, res.Findings)
+		}
+	}
+}
+
+// TestLoadManyDocuments checks that a large file keeps every document, in
+// the right order of lines, when decoded in parallel.
+func TestLoadManyDocuments(t *testing.T) {
+	const n = 2000
+	p := routesFile(t, n)
+	res := Load(Options{Paths: []string{p}})
+	if len(res.Objects) != n || len(res.Errors) != 0 || len(res.Findings) != 0 {
+		t.Fatalf("got %d objects, errors %v, findings %v", len(res.Objects), res.Errors, res.Findings)
+	}
+	const linesPerDoc = 27
+	for _, o := range res.Objects {
+		var i int
+		if _, err := fmt.Sscanf(o.GetName(), "route-%d", &i); err != nil {
+			t.Fatal(err)
+		}
+		ref := objectRef(o)
+		if got, want := res.Sources.Of(ref).Line, i*linesPerDoc+3; got != want {
+			t.Errorf("%s: line %d, want %d", ref, got, want)
+		}
+	}
+}

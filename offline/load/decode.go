@@ -1,0 +1,234 @@
+package load
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gwsim/gwsim/offline/scheme"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// decoder turns documents into typed objects. The decoding workers share
+// one: it is not changed after newDecoder returns.
+type decoder struct {
+	scheme    *runtime.Scheme
+	codec     runtime.Decoder
+	namespace string
+}
+
+func newDecoder(namespace string) *decoder {
+	s := scheme.New()
+	codec := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, s, s, kjson.SerializerOptions{Strict: true})
+	if namespace == "" {
+		namespace = "default"
+	}
+	return &decoder{scheme: s, codec: codec, namespace: namespace}
+}
+
+// decoded is what one document yields.
+type decoded struct {
+	objects  []loaded
+	findings []diag.Finding
+	errors   []diag.Finding
+	ignored  []schema.GroupKind
+}
+
+// loaded is a decoded object, converted to v1, with its reference (after
+// namespace defaulting) and source.
+type loaded struct {
+	obj client.Object
+	ref diag.ObjectRef
+	src diag.Source
+}
+
+// document decodes one document; a List yields several objects.
+func (d *decoder) document(doc document) decoded {
+	var out decoded
+	src := diag.Source{File: doc.file, Line: doc.line}
+	if js, ok := toJSON(doc, src, &out); ok {
+		d.value(js, src, &out, 0)
+	}
+	return out
+}
+
+// toJSON converts a YAML document. Strict conversion is tried first because
+// it costs nothing extra when it succeeds and is the only way to see a
+// repeated key, which plain conversion silently resolves to the last value.
+func toJSON(doc document, src diag.Source, out *decoded) ([]byte, bool) {
+	if doc.json {
+		return doc.data, true
+	}
+	js, strictErr := yaml.YAMLToJSONStrict(doc.data)
+	if strictErr == nil {
+		return js, true
+	}
+	js, err := yaml.YAMLToJSON(doc.data)
+	if err != nil {
+		line, msg := yamlMessage(err.Error(), doc.base)
+		if line != 0 {
+			src.Line = line
+		}
+		out.errors = append(out.errors, parseError(src, diag.ObjectRef{}, msg))
+		return nil, false
+	}
+	_, msg := yamlMessage(strictErr.Error(), doc.base)
+	out.findings = append(out.findings, diag.Finding{
+		Severity: diag.Warning, Source: src, Reason: diag.ReasonParseError,
+		Message: msg + " (the last value is used)",
+	})
+	return js, true
+}
+
+// maxListDepth bounds Lists inside Lists, which kubectl accepts but nobody
+// writes on purpose.
+const maxListDepth = 4
+
+// value decodes one JSON value: an object, or a List whose items are each
+// decoded in turn (with the List's source).
+func (d *decoder) value(js []byte, src diag.Source, out *decoded, depth int) {
+	h, err := readHeader(js)
+	if err != nil {
+		out.errors = append(out.errors, parseError(src, diag.ObjectRef{}, err.Error()))
+		return
+	}
+	if h.null {
+		return
+	}
+	gv, gvErr := schema.ParseGroupVersion(h.APIVersion)
+	gvk := gv.WithKind(h.Kind)
+	ref := d.ref(gvk.GroupKind(), h)
+	switch {
+	case h.APIVersion == "" || h.Kind == "":
+		out.errors = append(out.errors, missingField(src, ref, h.missing()))
+	case gvErr != nil:
+		out.errors = append(out.errors, parseError(src, ref, gvErr.Error()))
+	case h.Kind == "List" || h.hasItems && strings.HasSuffix(h.Kind, "List"):
+		d.list(gvk, h.items, src, out, depth)
+	default:
+		d.object(js, gvk, h, ref, src, out)
+	}
+}
+
+func (d *decoder) list(gvk schema.GroupVersionKind, items [][]byte, src diag.Source, out *decoded, depth int) {
+	if depth >= maxListDepth {
+		out.errors = append(out.errors, parseError(src, diag.ObjectRef{}, fmt.Sprintf("Lists nested more than %d deep", maxListDepth)))
+		return
+	}
+	// A typed list (HTTPRouteList) as the API server returns it has items
+	// without apiVersion and kind; a v1 List's items must carry their own.
+	var itemGVK schema.GroupVersionKind
+	if gvk.Kind != "List" {
+		itemGVK = gvk.GroupVersion().WithKind(strings.TrimSuffix(gvk.Kind, "List"))
+	}
+	for _, item := range items {
+		d.value(withTypeMeta(item, itemGVK), src, out, depth+1)
+	}
+}
+
+// object decodes a single object of a kind the scheme knows, converts it to
+// v1 and defaults its namespace.
+func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref diag.ObjectRef, src diag.Source, out *decoded) {
+	obj := d.newObject(gvk)
+	if obj == nil {
+		out.ignored = append(out.ignored, gvk.GroupKind())
+		return
+	}
+	if h.Name == "" && !h.badMetadata {
+		out.errors = append(out.errors, missingField(src, ref, "metadata.name"))
+		return
+	}
+	_, _, err := d.codec.Decode(js, nil, obj)
+	if strict, ok := runtime.AsStrictDecodingError(err); ok {
+		for _, e := range strict.Errors() {
+			out.findings = append(out.findings, strictFinding(src, ref, e.Error()))
+		}
+	} else if err != nil {
+		out.errors = append(out.errors, parseError(src, ref, err.Error()))
+		return
+	}
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	obj, lost := toV1(obj)
+	for _, path := range lost {
+		out.findings = append(out.findings, diag.Finding{
+			Severity: diag.Warning, Object: ref, Source: src, Field: path, Reason: diag.ReasonUnknownField,
+			Message: fmt.Sprintf("%s has no such field in v1; dropped when converting from %s", gvk.Kind, gvk.GroupVersion()),
+		})
+	}
+	if clusterScoped(gvk.GroupKind()) && obj.GetNamespace() != "" {
+		out.findings = append(out.findings, diag.Finding{
+			Severity: diag.Warning, Object: ref, Source: src, Field: "metadata.namespace", Reason: diag.ReasonUnknownField,
+			Message: fmt.Sprintf("%s is cluster-scoped; namespace %q ignored", gvk.Kind, obj.GetNamespace()),
+		})
+	}
+	obj.SetNamespace(ref.Namespace)
+	out.objects = append(out.objects, loaded{obj: obj, ref: ref, src: src})
+}
+
+// newObject returns an empty object of gvk, or nil when gwsim does not load
+// that kind (outside the scheme, a core kind gwsim does not read, or a
+// registered type that is not an object, such as ListOptions).
+func (d *decoder) newObject(gvk schema.GroupVersionKind) client.Object {
+	if !loadedKind(d.scheme, gvk) {
+		return nil
+	}
+	ro, err := d.scheme.New(gvk)
+	if err != nil {
+		return nil
+	}
+	obj, _ := ro.(client.Object)
+	return obj
+}
+
+// ref names the object as gwsim will know it: cluster-scoped kinds have no
+// namespace, namespaced ones get the default namespace when they name none.
+func (d *decoder) ref(gk schema.GroupKind, h header) diag.ObjectRef {
+	ns := h.Namespace
+	if clusterScoped(gk) {
+		ns = ""
+	} else if ns == "" {
+		ns = d.namespace
+	}
+	return diag.ObjectRef{Kind: gk.Kind, Namespace: ns, Name: h.Name}
+}
+
+func parseError(src diag.Source, ref diag.ObjectRef, msg string) diag.Finding {
+	return diag.Finding{Severity: diag.Error, Object: ref, Source: src, Reason: diag.ReasonParseError, Message: msg}
+}
+
+func missingField(src diag.Source, ref diag.ObjectRef, what string) diag.Finding {
+	return diag.Finding{
+		Severity: diag.Error, Object: ref, Source: src, Reason: diag.ReasonMissingField,
+		Message: "missing " + what + "; every object needs apiVersion, kind and metadata.name",
+	}
+}
+
+// strictFinding turns one strict-decoding complaint into a warning: the
+// object still loads, as the API server would accept it with the field
+// dropped.
+func strictFinding(src diag.Source, ref diag.ObjectRef, msg string) diag.Finding {
+	f := diag.Finding{Severity: diag.Warning, Object: ref, Source: src, Reason: diag.ReasonParseError, Message: msg}
+	if path, ok := quotedAfter(msg, "unknown field "); ok {
+		f.Field, f.Reason = path, diag.ReasonUnknownField
+		f.Message = "unknown field; ignored, as the API server would drop it"
+	} else if path, ok := quotedAfter(msg, "duplicate field "); ok {
+		f.Field = path
+		f.Message = "field given twice; the last value is used"
+	}
+	return f
+}
+
+// quotedAfter returns the double-quoted text following prefix in msg.
+func quotedAfter(msg, prefix string) (string, bool) {
+	_, rest, ok := strings.Cut(msg, prefix+`"`)
+	if !ok {
+		return "", false
+	}
+	path, _, ok := strings.Cut(rest, `"`)
+	return path, ok
+}

@@ -1,0 +1,74 @@
+package load
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// dedupe keeps one object per reference (kind, namespace, name, after
+// namespace defaulting and conversion to v1) and reports each one dropped.
+// The kept one is the one whose JSON sorts first, then the one with the
+// first source: the choice depends on what the objects say, never on which
+// file or position they came from, unless they are identical.
+func dedupe(all []loaded) ([]loaded, []diag.Finding) {
+	byRef := map[diag.ObjectRef][]loaded{}
+	for _, l := range all {
+		byRef[l.ref] = append(byRef[l.ref], l)
+	}
+	kept := make([]loaded, 0, len(byRef))
+	var findings []diag.Finding
+	for ref, group := range byRef {
+		if len(group) == 1 {
+			kept = append(kept, group[0])
+			continue
+		}
+		winner, fs := chooseDuplicate(ref, group)
+		kept = append(kept, winner)
+		findings = append(findings, fs...)
+	}
+	slices.SortFunc(kept, func(a, b loaded) int { return a.ref.Compare(b.ref) })
+	return kept, findings
+}
+
+func chooseDuplicate(ref diag.ObjectRef, group []loaded) (loaded, []diag.Finding) {
+	type candidate struct {
+		loaded
+		canon string
+	}
+	cands := make([]candidate, len(group))
+	for i, l := range group {
+		js, err := json.Marshal(l.obj)
+		if err != nil {
+			panic(fmt.Sprintf("bug: marshalling decoded %s: %v", ref, err))
+		}
+		cands[i] = candidate{loaded: l, canon: string(js)}
+	}
+	slices.SortFunc(cands, func(a, b candidate) int {
+		return cmp.Or(strings.Compare(a.canon, b.canon), cmp.Compare(a.src.File, b.src.File), cmp.Compare(a.src.Line, b.src.Line))
+	})
+	winner := cands[0]
+	var findings []diag.Finding
+	for i, c := range cands[1:] {
+		var others []string
+		for j, o := range cands {
+			if j != i+1 {
+				others = append(others, o.src.String())
+			}
+		}
+		why := "the definitions differ; gwsim keeps the one whose JSON sorts first, so that the order of the input does not matter"
+		if c.canon == winner.canon {
+			why = "the definitions are identical"
+		}
+		findings = append(findings, diag.Finding{
+			Severity: diag.Error, Object: ref, Source: c.src, Reason: diag.ReasonDuplicate,
+			Message: fmt.Sprintf("defined %d times; also defined at %s; keeping the one at %s and dropping this one: %s",
+				len(cands), strings.Join(others, ", "), winner.src, why),
+		})
+	}
+	return winner.loaded, findings
+}

@@ -1,0 +1,135 @@
+package load
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// header is what the loader reads from a document before choosing a type:
+// enough to name the object, skip kinds gwsim does not use and unpack Lists.
+type header struct {
+	APIVersion string
+	Kind       string
+	Name       string
+	Namespace  string
+	// badMetadata is set when metadata is not an object of strings; the
+	// typed decoder then reports the exact problem.
+	badMetadata bool
+	hasItems    bool
+	items       [][]byte
+	// null marks an empty document (`~`), skipped like a blank one.
+	null bool
+}
+
+func readHeader(js []byte) (header, error) {
+	var h header
+	if bytes.Equal(bytes.TrimSpace(js), []byte("null")) {
+		h.null = true
+		return h, nil
+	}
+	// RawMessage fields and no map: the spec is scanned but not copied.
+	var top struct {
+		APIVersion json.RawMessage `json:"apiVersion"`
+		Kind       json.RawMessage `json:"kind"`
+		Metadata   json.RawMessage `json:"metadata"`
+		Items      json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(js, &top); err != nil {
+		return h, errors.New("document is not a mapping; expected an object with apiVersion, kind and metadata")
+	}
+	for _, f := range []struct {
+		key string
+		raw json.RawMessage
+		dst *string
+	}{{"apiVersion", top.APIVersion, &h.APIVersion}, {"kind", top.Kind, &h.Kind}} {
+		if f.raw != nil && json.Unmarshal(f.raw, f.dst) != nil {
+			return h, errors.New(f.key + " must be a string")
+		}
+	}
+	if top.Metadata != nil {
+		var meta struct{ Name, Namespace string }
+		h.badMetadata = json.Unmarshal(top.Metadata, &meta) != nil
+		h.Name, h.Namespace = meta.Name, meta.Namespace
+	}
+	if top.Items != nil {
+		var items []json.RawMessage
+		if json.Unmarshal(top.Items, &items) != nil {
+			return h, errors.New("items must be a list")
+		}
+		h.hasItems = true
+		for _, it := range items {
+			h.items = append(h.items, it)
+		}
+	}
+	return h, nil
+}
+
+// missing names the absent parts of apiVersion and kind.
+func (h header) missing() string {
+	switch {
+	case h.APIVersion == "" && h.Kind == "":
+		return "apiVersion and kind"
+	case h.APIVersion == "":
+		return "apiVersion"
+	}
+	return "kind"
+}
+
+// withTypeMeta fills in apiVersion and kind of a typed List's item when the
+// item lacks them. Items that are not objects are returned as they are, for
+// the decoder to report.
+func withTypeMeta(item []byte, gvk schema.GroupVersionKind) []byte {
+	if gvk.Kind == "" {
+		return item
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(item, &m) != nil {
+		return item
+	}
+	apiVersion, kind := gvk.GroupVersion().String(), gvk.Kind
+	for key, val := range map[string]string{"apiVersion": apiVersion, "kind": kind} {
+		if _, ok := m[key]; !ok {
+			m[key], _ = json.Marshal(val)
+		}
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return item
+	}
+	return out
+}
+
+// yamlMessage rewrites the parser's "line N", counted from the start of the
+// document it was given, into the line of the file, flattens the message onto
+// one line, and returns the first such line (0 if none).
+func yamlMessage(msg string, base int) (int, string) {
+	msg = strings.Join(strings.Fields(msg), " ")
+	var b strings.Builder
+	first := 0
+	for {
+		i := strings.Index(msg, "line ")
+		if i < 0 {
+			b.WriteString(msg)
+			return first, b.String()
+		}
+		j := i + len("line ")
+		k := j
+		for k < len(msg) && msg[k] >= '0' && msg[k] <= '9' {
+			k++
+		}
+		b.WriteString(msg[:j])
+		if n, err := strconv.Atoi(msg[j:k]); err == nil {
+			abs := base + n - 1
+			if first == 0 {
+				first = abs
+			}
+			b.WriteString(strconv.Itoa(abs))
+		}
+		msg = msg[k:]
+	}
+}

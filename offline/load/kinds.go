@@ -1,0 +1,54 @@
+package load
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	gwxv1alpha1 "sigs.k8s.io/gateway-api/apisx/v1alpha1"
+)
+
+// loadedKind reports whether gwsim decodes objects of gvk. Every Gateway API
+// kind the scheme knows is loaded, including those translate does not handle
+// yet (it reports them itself). Of core and discovery, the scheme knows many
+// kinds but gwsim reads only the few a route or Gateway can reference;
+// loading the Pods and ServiceAccounts of a helm chart would only fill the
+// store. ConfigMap stays because BackendTLSPolicy names CA bundles in it.
+func loadedKind(s *runtime.Scheme, gvk schema.GroupVersionKind) bool {
+	if !s.Recognizes(gvk) {
+		return false
+	}
+	switch gvk.Group {
+	case gwv1.GroupName, gwxv1alpha1.GroupName:
+		return true
+	case "":
+		switch gvk.Kind {
+		case "Service", "Secret", "Namespace", "ConfigMap":
+			return true
+		}
+	case "discovery.k8s.io":
+		return gvk.Kind == "EndpointSlice"
+	}
+	return false
+}
+
+// clusterScoped reports whether objects of gk have no namespace. The table
+// follows the kubebuilder scope markers of gateway-api v1.6.3 and core/v1;
+// every other kind gwsim loads is namespaced.
+func clusterScoped(gk schema.GroupKind) bool {
+	switch gk {
+	case schema.GroupKind{Group: gwv1.GroupName, Kind: "GatewayClass"},
+		schema.GroupKind{Group: gwxv1alpha1.GroupName, Kind: "XMesh"},
+		schema.GroupKind{Kind: "Namespace"}:
+		return true
+	}
+	return false
+}
+
+// groupKindName renders gk the way the ignored-kinds summary lists it:
+// group/Kind, with "core" for the unnamed core group.
+func groupKindName(gk schema.GroupKind) string {
+	if gk.Group == "" {
+		return "core/" + gk.Kind
+	}
+	return gk.Group + "/" + gk.Kind
+}

@@ -1,0 +1,108 @@
+package offline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/offline/controller"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// defaultMaxPasses bounds the loop when Options.MaxPasses is 0. A world of
+// Gateways and routes settles in two passes (one that writes, one that
+// confirms); the slack covers chains such as ListenerSets.
+const defaultMaxPasses = 10
+
+// NotSettledError is returned when MaxPasses passes all changed something.
+type NotSettledError struct {
+	Passes int
+	// Changed are the objects whose status or generation changed in the
+	// last pass, sorted.
+	Changed []diag.ObjectRef
+}
+
+func (e *NotSettledError) Error() string {
+	names := make([]string, len(e.Changed))
+	for i, r := range e.Changed {
+		names[i] = r.String()
+	}
+	return fmt.Sprintf("status did not settle after %d passes; still changing: %s", e.Passes, strings.Join(names, ", "))
+}
+
+// target is one reconciled kind: how to list it and what reconciles it.
+type target struct {
+	kind    string
+	newList func() client.ObjectList
+	r       reconcile.Reconciler
+}
+
+// targets returns the reconciled kinds in pass order.
+func targets(env controller.Env) []target {
+	ts := []target{
+		{kind: "GatewayClass", newList: func() client.ObjectList { return &gwv1.GatewayClassList{} }, r: &controller.GatewayClassReconciler{Env: env}},
+		{kind: "Gateway", newList: func() client.ObjectList { return &gwv1.GatewayList{} }, r: &controller.GatewayReconciler{Env: env}},
+	}
+	for _, k := range controller.RouteKinds() {
+		ts = append(ts, target{kind: k.Kind, newList: k.NewList, r: &controller.RouteReconciler{Env: env, Kind: k}})
+	}
+	return ts
+}
+
+// Reconcile runs the reconcilers against c until a pass changes nothing
+// (see the package doc) and returns the number of passes taken. The
+// conformance harness calls it after every write it makes to c.
+func Reconcile(ctx context.Context, c client.Client, sources diag.Sources, opts Options) (passes int, err error) {
+	return reconcileWith(ctx, c, sources, opts, nil)
+}
+
+func reconcileWith(ctx context.Context, c client.Client, sources diag.Sources, opts Options, tf controller.TranslateFunc) (int, error) {
+	env := controller.Env{Client: c, Options: opts.Translate, Sources: sources, Translate: tf}
+	return fixpoint(ctx, c, targets(env), opts.maxPasses())
+}
+
+func (o Options) maxPasses() int {
+	if o.MaxPasses <= 0 {
+		return defaultMaxPasses
+	}
+	return o.MaxPasses
+}
+
+// fixpoint reconciles every object of every target, pass after pass, until
+// the snapshots taken around a pass are equal or maxPasses passes changed
+// something.
+func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses int) (int, error) {
+	before, err := takeSnapshot(ctx, c, ts)
+	if err != nil {
+		return 0, err
+	}
+	for pass := 1; ; pass++ {
+		if err := ctx.Err(); err != nil {
+			return pass - 1, err
+		}
+		for _, t := range ts {
+			for _, ref := range before.refs(t.kind) {
+				req := reconcile.Request{NamespacedName: client.ObjectKey{Namespace: ref.Namespace, Name: ref.Name}}
+				if _, err := t.r.Reconcile(ctx, req); err != nil {
+					return pass, fmt.Errorf("pass %d: reconciling %s: %w", pass, ref, err)
+				}
+			}
+		}
+		after, err := takeSnapshot(ctx, c, ts)
+		if err != nil {
+			return pass, err
+		}
+		changed := before.diff(after)
+		if len(changed) == 0 {
+			return pass, nil
+		}
+		if pass >= maxPasses {
+			return pass, &NotSettledError{Passes: pass, Changed: changed}
+		}
+		before = after
+	}
+}

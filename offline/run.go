@@ -1,0 +1,66 @@
+package offline
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/gwsim/gwsim/offline/controller"
+	"github.com/gwsim/gwsim/offline/scheme"
+	"github.com/gwsim/gwsim/translate"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// Options configure a run.
+type Options struct {
+	Translate translate.Options
+	// MaxPasses caps the fixpoint loop; 0 means 10.
+	MaxPasses int
+	// Store builds the client; nil means IndexedStore.
+	Store StoreFactory
+}
+
+// Result is the world after the fixpoint.
+type Result struct {
+	// Objects is every object read back through the client (one List per
+	// kind), sorted by kind, namespace and name.
+	Objects []client.Object
+	// Output is Translate over the whole world as read back, with Sources.
+	Output translate.Output
+	// Passes is the number of passes taken, the last one (which changed
+	// nothing) included.
+	Passes int
+}
+
+// Run loads objs into a store, reconciles to fixpoint and reads the world
+// back. objs are not modified. If the loop does not settle, the error is a
+// *NotSettledError and no Result is returned.
+func Run(ctx context.Context, objs []client.Object, sources diag.Sources, opts Options) (*Result, error) {
+	return run(ctx, objs, sources, opts, nil)
+}
+
+// run is Run with the Translate function replaceable, for tests of the
+// loop's mechanics; nil means translate.Translate.
+func run(ctx context.Context, objs []client.Object, sources diag.Sources, opts Options, tf controller.TranslateFunc) (*Result, error) {
+	factory := opts.Store
+	if factory == nil {
+		factory = IndexedStore
+	}
+	c, err := factory(scheme.New(), objs, controller.Indexes())
+	if err != nil {
+		return nil, err
+	}
+	passes, err := reconcileWith(ctx, c, sources, opts, tf)
+	if err != nil {
+		return nil, err
+	}
+	objects, in, err := readBack(ctx, c, objs)
+	if err != nil {
+		return nil, err
+	}
+	in.Sources = sources
+	if tf == nil {
+		tf = translate.Translate
+	}
+	return &Result{Objects: objects, Output: tf(in, opts.Translate), Passes: passes}, nil
+}

@@ -1,0 +1,106 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+)
+
+// Builder collects a store's scheme, initial objects and field indexes, in
+// the fluent style of controller-runtime's fake.ClientBuilder. Problems are
+// collected and returned together by Build rather than panicking.
+type Builder struct {
+	scheme  *runtime.Scheme
+	objects []client.Object
+	indexes []indexSpec
+}
+
+// indexSpec is one WithIndex call, resolved at Build.
+type indexSpec struct {
+	obj   runtime.Object
+	field string
+	fn    client.IndexerFunc
+}
+
+// NewBuilder starts a store over scheme (normally offline/scheme.New()).
+func NewBuilder(scheme *runtime.Scheme) *Builder {
+	return &Builder{scheme: scheme}
+}
+
+// WithObjects adds initial objects. They are deep-copied at Build; the
+// caller's objects are never modified.
+func (b *Builder) WithObjects(objs ...client.Object) *Builder {
+	b.objects = append(b.objects, objs...)
+	return b
+}
+
+// WithIndex registers an index named field over objects of obj's kind, as
+// fake.ClientBuilder.WithIndex and cache.IndexField do. List answers
+// client.MatchingFields{field: v} with the objects whose extractValue result
+// contains v. extractValue must not modify the object it is given.
+func (b *Builder) WithIndex(obj runtime.Object, field string, extractValue client.IndexerFunc) *Builder {
+	b.indexes = append(b.indexes, indexSpec{obj: obj, field: field, fn: extractValue})
+	return b
+}
+
+// Build returns the store, or every problem found with the builder's input.
+func (b *Builder) Build() (*Store, error) {
+	if b.scheme == nil {
+		return nil, errors.New("offline store: no scheme")
+	}
+	fields, errs := b.fieldsByKind()
+	s := &Store{scheme: b.scheme, kinds: map[schema.GroupVersionKind]*kind{}}
+	for _, gvk := range objectKinds(b.scheme) {
+		k, err := newKind(b.scheme, gvk, fields[gvk])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		s.kinds[gvk] = k
+		delete(fields, gvk)
+	}
+	for gvk := range fields {
+		errs = append(errs, fmt.Errorf("offline store: index on %s: kind is not stored", gvk))
+	}
+	s.mapper = newRESTMapper(s.kinds)
+	for _, obj := range b.objects {
+		if err := s.add(obj); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return s, nil
+}
+
+// fieldsByKind resolves the WithIndex calls into index functions per kind,
+// reporting unknown kinds and duplicate fields.
+func (b *Builder) fieldsByKind() (map[schema.GroupVersionKind]map[string]client.IndexerFunc, []error) {
+	var errs []error
+	byKind := map[schema.GroupVersionKind]map[string]client.IndexerFunc{}
+	for _, spec := range b.indexes {
+		gvk, err := apiutil.GVKForObject(spec.obj, b.scheme)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("offline store: index %q: %w", spec.field, err))
+			continue
+		}
+		if spec.fn == nil {
+			errs = append(errs, fmt.Errorf("offline store: index %q on %s: no index function", spec.field, gvk))
+			continue
+		}
+		if byKind[gvk] == nil {
+			byKind[gvk] = map[string]client.IndexerFunc{}
+		}
+		if byKind[gvk][spec.field] != nil {
+			errs = append(errs, fmt.Errorf("offline store: indexer conflict: field %s for GroupVersionKind %v is already indexed", spec.field, gvk))
+			continue
+		}
+		byKind[gvk][spec.field] = spec.fn
+	}
+	return byKind, errs
+}

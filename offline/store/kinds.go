@@ -1,0 +1,138 @@
+package store
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/version"
+	"k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// kind is everything the store knows about one GroupVersionKind: where its
+// objects live and how writes to it behave. It is fixed at Build; only the
+// indexer's contents change afterwards.
+type kind struct {
+	gvk      schema.GroupVersionKind
+	resource schema.GroupResource
+	goType   reflect.Type // the struct type, not the pointer
+	indexer  cache.Indexer
+	// fields holds the raw index functions by field name; the indexer holds
+	// the namespace-keyed wrappers of the same functions.
+	fields     map[string]client.IndexerFunc
+	namespaced bool
+	// hasStatus means the kind has a status subresource: its Go type has a
+	// top-level Status field, found at statusField.
+	hasStatus   bool
+	statusField []int
+	// specFields are the top-level fields whose change bumps generation.
+	specFields []int
+	// unconditionalUpdate means an Update without a resourceVersion
+	// overwrites instead of conflicting.
+	unconditionalUpdate bool
+}
+
+// objectKinds returns every kind in the scheme that is a storable object:
+// a versioned type implementing client.Object that has a matching List kind.
+// The last condition filters out options, events and other non-resources
+// that every group version registers.
+func objectKinds(s *runtime.Scheme) []schema.GroupVersionKind {
+	var kinds []schema.GroupVersionKind
+	for gvk := range s.AllKnownTypes() {
+		if gvk.Version == runtime.APIVersionInternal || strings.HasSuffix(gvk.Kind, "List") {
+			continue
+		}
+		if !s.Recognizes(gvk.GroupVersion().WithKind(gvk.Kind + "List")) {
+			continue
+		}
+		obj, err := s.New(gvk)
+		if err != nil {
+			continue
+		}
+		if _, ok := obj.(client.Object); !ok || meta.IsListType(obj) {
+			continue
+		}
+		kinds = append(kinds, gvk)
+	}
+	sort.Slice(kinds, func(i, j int) bool { return kinds[i].String() < kinds[j].String() })
+	return kinds
+}
+
+// newKind builds the kind entry for gvk with its field indexes registered.
+func newKind(s *runtime.Scheme, gvk schema.GroupVersionKind, fields map[string]client.IndexerFunc) (*kind, error) {
+	obj, err := s.New(gvk)
+	if err != nil {
+		return nil, err
+	}
+	goType := reflect.TypeOf(obj)
+	if goType.Kind() != reflect.Pointer || goType.Elem().Kind() != reflect.Struct {
+		return nil, fmt.Errorf("kind %s: type %T is not a pointer to a struct", gvk, obj)
+	}
+	plural, _ := meta.UnsafeGuessKindToResource(gvk)
+	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
+	for field, fn := range fields {
+		indexers[fieldIndexName(field)] = namespacedIndexFunc(fn)
+	}
+	status, hasStatus := goType.Elem().FieldByName("Status")
+	return &kind{
+		gvk:                 gvk,
+		resource:            plural.GroupResource(),
+		goType:              goType.Elem(),
+		indexer:             cache.NewIndexer(cache.MetaNamespaceKeyFunc, indexers),
+		fields:              fields,
+		namespaced:          !clusterScoped(gvk.GroupKind()),
+		hasStatus:           hasStatus,
+		statusField:         status.Index,
+		specFields:          specFieldsOf(goType.Elem()),
+		unconditionalUpdate: gvk.Group == "",
+	}, nil
+}
+
+// clusterScoped lists the cluster-scoped kinds of the groups gwsim's scheme
+// holds (core/v1 and the Gateway API CRDs' "scope: Cluster").
+func clusterScoped(gk schema.GroupKind) bool {
+	switch gk {
+	case schema.GroupKind{Kind: "Namespace"},
+		schema.GroupKind{Kind: "Node"},
+		schema.GroupKind{Kind: "PersistentVolume"},
+		schema.GroupKind{Kind: "ComponentStatus"},
+		schema.GroupKind{Group: "gateway.networking.k8s.io", Kind: "GatewayClass"},
+		schema.GroupKind{Group: "gateway.networking.x-k8s.io", Kind: "XMesh"}:
+		return true
+	}
+	return false
+}
+
+// newRESTMapper maps every stored kind with its scope. Group versions are
+// ordered by Kubernetes version priority (v1 before v1beta1 before v1alpha2)
+// so that a mapping requested without a version picks the most stable one.
+func newRESTMapper(kinds map[schema.GroupVersionKind]*kind) meta.RESTMapper {
+	seen := map[schema.GroupVersion]bool{}
+	var gvs []schema.GroupVersion
+	for gvk := range kinds {
+		if gv := gvk.GroupVersion(); !seen[gv] {
+			seen[gv] = true
+			gvs = append(gvs, gv)
+		}
+	}
+	sort.Slice(gvs, func(i, j int) bool {
+		if gvs[i].Group != gvs[j].Group {
+			return gvs[i].Group < gvs[j].Group
+		}
+		return version.CompareKubeAwareVersionStrings(gvs[i].Version, gvs[j].Version) > 0
+	})
+	mapper := meta.NewDefaultRESTMapper(gvs)
+	for gvk, k := range kinds {
+		scope := meta.RESTScopeRoot
+		if k.namespaced {
+			scope = meta.RESTScopeNamespace
+		}
+		mapper.Add(gvk, scope)
+	}
+	return mapper
+}

@@ -1,0 +1,198 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+)
+
+// Store is the indexed in-memory client. Build it with NewBuilder. It is safe
+// for concurrent use.
+type Store struct {
+	scheme *runtime.Scheme
+	mapper meta.RESTMapper
+	// kinds is fixed at Build, so lookups need no lock.
+	kinds map[schema.GroupVersionKind]*kind
+
+	// mu serialises writes so that each read-check-write (AlreadyExists,
+	// resourceVersion conflicts) is atomic. Reads go straight to the
+	// indexers, which lock themselves, and only ever see whole objects:
+	// stored objects are replaced, never modified.
+	mu     sync.Mutex
+	lastRV uint64
+}
+
+var _ client.Client = (*Store)(nil)
+
+// Scheme returns the scheme the store was built with.
+func (s *Store) Scheme() *runtime.Scheme { return s.scheme }
+
+// RESTMapper returns the mapper built at Build over every stored kind.
+func (s *Store) RESTMapper() meta.RESTMapper { return s.mapper }
+
+// GroupVersionKindFor returns obj's GroupVersionKind from the scheme.
+func (s *Store) GroupVersionKindFor(obj runtime.Object) (schema.GroupVersionKind, error) {
+	return apiutil.GVKForObject(obj, s.scheme)
+}
+
+// IsObjectNamespaced reports whether obj's kind is namespaced.
+func (s *Store) IsObjectNamespaced(obj runtime.Object) (bool, error) {
+	gvk, err := apiutil.GVKForObject(obj, s.scheme)
+	if err != nil {
+		return false, err
+	}
+	gvk.Kind = strings.TrimSuffix(gvk.Kind, "List")
+	k, ok := s.kinds[gvk]
+	if !ok {
+		return false, fmt.Errorf("offline store: kind %s is not stored", gvk)
+	}
+	return k.namespaced, nil
+}
+
+// Get copies the stored object named by key into obj.
+func (s *Store) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+	k, err := s.kindOf(obj)
+	if err != nil {
+		return err
+	}
+	stored, ok := k.get(key.Namespace, key.Name)
+	if !ok {
+		return apierrors.NewNotFound(k.resource, key.Name)
+	}
+	writeBack(obj, stored)
+	return nil
+}
+
+// List fills list with copies of the matching objects, sorted by namespace
+// and name.
+func (s *Store) List(_ context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	k, err := s.kindOfList(list)
+	if err != nil {
+		return err
+	}
+	o := client.ListOptions{}
+	o.ApplyOptions(opts)
+	matched, err := k.selectObjects(o.Namespace, o.LabelSelector, o.FieldSelector)
+	if err != nil {
+		return err
+	}
+	items := make([]runtime.Object, len(matched))
+	for i, obj := range matched {
+		cp := obj.DeepCopyObject()
+		cp.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+		items[i] = cp
+	}
+	v := reflect.ValueOf(list).Elem()
+	v.Set(reflect.Zero(v.Type()))
+	return meta.SetList(list, items)
+}
+
+// selectObjects returns the stored objects (not copies) in ns matching the
+// label selector ls and the field selector fs; nil selectors match all. The
+// narrowest index available answers first: a field index, then the
+// namespace index, then a full listing.
+func (k *kind) selectObjects(ns string, ls labels.Selector, fs fields.Selector) ([]client.Object, error) {
+	var raw []any
+	var err error
+	switch {
+	case fs != nil:
+		raw, err = k.selectByFields(fs, ns)
+	case ns != "":
+		raw, err = k.indexer.ByIndex(cache.NamespaceIndex, ns)
+	default:
+		raw = k.indexer.List()
+	}
+	if err != nil {
+		return nil, err
+	}
+	objs := make([]client.Object, 0, len(raw))
+	for _, r := range raw {
+		obj := r.(client.Object)
+		if ls != nil && !ls.Matches(labels.Set(obj.GetLabels())) {
+			continue
+		}
+		objs = append(objs, obj)
+	}
+	slices.SortFunc(objs, func(a, b client.Object) int {
+		return cmp.Or(cmp.Compare(a.GetNamespace(), b.GetNamespace()), cmp.Compare(a.GetName(), b.GetName()))
+	})
+	return objs, nil
+}
+
+// get returns the stored object (not a copy) named ns/name.
+func (k *kind) get(ns, name string) (client.Object, bool) {
+	raw, ok, _ := k.indexer.GetByKey(cache.ObjectName{Namespace: ns, Name: name}.String())
+	if !ok {
+		return nil, false
+	}
+	return raw.(client.Object), true
+}
+
+// kindOf resolves obj's kind and checks that obj is the kind's typed struct.
+func (s *Store) kindOf(obj runtime.Object) (*kind, error) {
+	if err := rejectUntyped(obj); err != nil {
+		return nil, err
+	}
+	gvk, err := apiutil.GVKForObject(obj, s.scheme)
+	if err != nil {
+		return nil, err
+	}
+	k, ok := s.kinds[gvk]
+	if !ok {
+		return nil, fmt.Errorf("offline store: kind %s is not stored", gvk)
+	}
+	if t := reflect.TypeOf(obj); t != reflect.PointerTo(k.goType) {
+		return nil, fmt.Errorf("offline store: %s is stored as *%s, got %s", gvk, k.goType, t)
+	}
+	return k, nil
+}
+
+// kindOfList resolves the item kind of a typed list.
+func (s *Store) kindOfList(list client.ObjectList) (*kind, error) {
+	if err := rejectUntyped(list); err != nil {
+		return nil, err
+	}
+	gvk, err := apiutil.GVKForObject(list, s.scheme)
+	if err != nil {
+		return nil, err
+	}
+	item := gvk.GroupVersion().WithKind(strings.TrimSuffix(gvk.Kind, "List"))
+	k, ok := s.kinds[item]
+	if !ok {
+		return nil, fmt.Errorf("offline store: kind %s is not stored", item)
+	}
+	return k, nil
+}
+
+// rejectUntyped refuses unstructured and metadata-only objects, which the
+// store does not convert.
+func rejectUntyped(obj runtime.Object) error {
+	switch obj.(type) {
+	case runtime.Unstructured, *metav1.PartialObjectMetadata, *metav1.PartialObjectMetadataList:
+		return fmt.Errorf("offline store: %T is not supported; use the typed object registered in the scheme", obj)
+	}
+	return nil
+}
+
+// writeBack copies stored into dst, which must be of the same type, with
+// TypeMeta cleared as the fake client clears it for typed objects.
+func writeBack(dst client.Object, stored client.Object) {
+	cp := stored.DeepCopyObject()
+	reflect.ValueOf(dst).Elem().Set(reflect.ValueOf(cp).Elem())
+	dst.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+}

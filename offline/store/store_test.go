@@ -1,0 +1,269 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	gwv1beta1 "sigs.k8s.io/gateway-api/apis/v1beta1"
+	gwxv1alpha1 "sigs.k8s.io/gateway-api/apisx/v1alpha1"
+)
+
+func build(t *testing.T, objs ...client.Object) *Store {
+	t.Helper()
+	b := NewBuilder(newTestScheme()).WithObjects(objs...)
+	for _, ix := range testIndexes() {
+		b = b.WithIndex(ix.obj, ix.field, ix.fn)
+	}
+	s, err := b.Build()
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	return s
+}
+
+func TestBuildErrors(t *testing.T) {
+	noName := route("infra", "", nil, nil)
+	for _, tc := range []struct {
+		name    string
+		builder *Builder
+		want    string
+	}{
+		{"no scheme", NewBuilder(nil), "no scheme"},
+		{"duplicate index", NewBuilder(newTestScheme()).
+			WithIndex(&gwv1.HTTPRoute{}, "f", hostnames).WithIndex(&gwv1.HTTPRoute{}, "f", hostnames),
+			"field f for GroupVersionKind gateway.networking.k8s.io/v1, Kind=HTTPRoute is already indexed"},
+		{"index on kind outside the scheme", NewBuilder(newTestScheme()).
+			WithIndex(&appsv1.Deployment{}, "f", hostnames), `index "f": no kind is registered`},
+		{"index without function", NewBuilder(newTestScheme()).
+			WithIndex(&gwv1.HTTPRoute{}, "f", nil), "no index function"},
+		{"duplicate object", NewBuilder(newTestScheme()).
+			WithObjects(route("infra", "r", nil, nil), route("infra", "r", nil, nil)), `"r" already exists`},
+		{"object without name", NewBuilder(newTestScheme()).WithObjects(noName), "has no name"},
+		{"unstructured object", NewBuilder(newTestScheme()).WithObjects(&unstructured.Unstructured{}), "is not supported"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tc.builder.Build()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Build() error = %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestBuildDoesNotModifyInput(t *testing.T) {
+	in := seedObjects()
+	want := seedObjects()
+	build(t, in...)
+	if d := cmp.Diff(want, in); d != "" {
+		t.Errorf("Build modified its input (-before +after):\n%s", d)
+	}
+}
+
+func TestGeneration(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		write func(c client.Client, r *gwv1.HTTPRoute) error
+		want  int64
+	}{
+		{"spec update bumps", func(c client.Client, r *gwv1.HTTPRoute) error {
+			r.Spec.Hostnames = append(r.Spec.Hostnames, "x.example.com")
+			return c.Update(ctx, r)
+		}, 2},
+		{"metadata update keeps", func(c client.Client, r *gwv1.HTTPRoute) error {
+			r.Labels = map[string]string{"new": "label"}
+			return c.Update(ctx, r)
+		}, 1},
+		{"caller's generation is ignored", func(c client.Client, r *gwv1.HTTPRoute) error {
+			r.Generation = 9
+			return c.Update(ctx, r)
+		}, 1},
+		{"status update keeps", func(c client.Client, r *gwv1.HTTPRoute) error {
+			r.Status.RouteStatus = acceptedStatus("gw")
+			return c.Status().Update(ctx, r)
+		}, 1},
+		{"status change through Update keeps", func(c client.Client, r *gwv1.HTTPRoute) error {
+			r.Status.RouteStatus = acceptedStatus("gw")
+			return c.Update(ctx, r)
+		}, 1},
+		{"spec patch bumps", func(c client.Client, r *gwv1.HTTPRoute) error {
+			return c.Patch(ctx, r, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"hostnames":["p.example.com"]}}`)))
+		}, 2},
+		{"empty patch keeps", func(c client.Client, r *gwv1.HTTPRoute) error {
+			return c.Patch(ctx, r, client.RawPatch(types.MergePatchType, []byte(`{}`)))
+		}, 1},
+		{"spec in status patch keeps", func(c client.Client, r *gwv1.HTTPRoute) error {
+			return c.Status().Patch(ctx, r, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"hostnames":["p.example.com"]}}`)))
+		}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := route("infra", "r", nil, []string{"gw"}, "a.example.com")
+			start.Generation = 0 // the store sets 1
+			s := build(t, start)
+			r := &gwv1.HTTPRoute{}
+			if err := s.Get(ctx, client.ObjectKey{Namespace: "infra", Name: "r"}, r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Generation != 1 {
+				t.Fatalf("initial generation = %d, want 1", r.Generation)
+			}
+			if err := tc.write(s, r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Generation != tc.want {
+				t.Errorf("generation written back = %d, want %d", r.Generation, tc.want)
+			}
+			stored := &gwv1.HTTPRoute{}
+			if err := s.Get(ctx, client.ObjectKeyFromObject(r), stored); err != nil {
+				t.Fatal(err)
+			}
+			if stored.Generation != tc.want {
+				t.Errorf("stored generation = %d, want %d", stored.Generation, tc.want)
+			}
+		})
+	}
+}
+
+func TestCreateSetsGeneration(t *testing.T) {
+	ctx := context.Background()
+	s := build(t)
+	for _, tc := range []struct {
+		given, want int64
+	}{{0, 1}, {4, 4}} {
+		r := route("infra", "r", nil, nil)
+		r.Name += string(rune('a' + tc.given))
+		r.Generation = tc.given
+		if err := s.Create(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Generation != tc.want {
+			t.Errorf("Create with generation %d: got %d, want %d", tc.given, r.Generation, tc.want)
+		}
+	}
+}
+
+func TestReadsAreCopies(t *testing.T) {
+	ctx := context.Background()
+	s := build(t, seedObjects()...)
+	key := client.ObjectKey{Namespace: "infra", Name: "r-status"}
+	got := &gwv1.HTTPRoute{}
+	if err := s.Get(ctx, key, got); err != nil {
+		t.Fatal(err)
+	}
+	got.Labels["team"] = "changed"
+	got.Status.Parents[0].Conditions[0].Reason = "changed"
+	list := &gwv1.HTTPRouteList{}
+	if err := s.List(ctx, list, client.InNamespace("infra")); err != nil {
+		t.Fatal(err)
+	}
+	for i := range list.Items {
+		list.Items[i].Spec.Hostnames[0] = "changed"
+	}
+	again := &gwv1.HTTPRoute{}
+	if err := s.Get(ctx, key, again); err != nil {
+		t.Fatal(err)
+	}
+	if again.Labels["team"] != "a" || again.Status.Parents[0].Conditions[0].Reason != "Accepted" ||
+		again.Spec.Hostnames[0] != "status.example.com" {
+		t.Errorf("changing a returned object changed the store: %+v", again)
+	}
+}
+
+func TestUnsupported(t *testing.T) {
+	ctx := context.Background()
+	s := build(t, seedObjects()...)
+	r := route("infra", "r1", nil, nil)
+	for _, tc := range []struct {
+		name        string
+		call        func() error
+		unsupported bool // wraps errors.ErrUnsupported
+		want        string
+	}{
+		{"apply", func() error { return s.Apply(ctx, nil) }, true, "server-side apply is not supported by the offline store"},
+		{"status apply", func() error { return s.Status().Apply(ctx, nil) }, true, "server-side apply"},
+		{"apply patch", func() error { return s.Patch(ctx, r, client.RawPatch(types.ApplyPatchType, []byte(`{}`))) }, true, "server-side apply"},
+		{"scale update", func() error { return s.SubResource("scale").Update(ctx, r) }, true, `subresource "scale"`},
+		{"scale patch", func() error { return s.SubResource("scale").Patch(ctx, r, client.MergeFrom(r)) }, true, `subresource "scale"`},
+		{"status get", func() error { return s.Status().(client.SubResourceClient).Get(ctx, r, r) }, true, `get of subresource "status"`},
+		{"status create", func() error { return s.Status().Create(ctx, r, r) }, true, `create of subresource "status"`},
+		{"unknown patch type", func() error { return s.Patch(ctx, r, client.RawPatch("application/nonsense", []byte(`{}`))) }, false, "PatchType is not supported"},
+		{"unstructured get", func() error {
+			u := &unstructured.Unstructured{}
+			u.SetGroupVersionKind(gwv1.SchemeGroupVersion.WithKind("HTTPRoute"))
+			return s.Get(ctx, client.ObjectKey{Namespace: "infra", Name: "r1"}, u)
+		}, false, "is not supported; use the typed object"},
+		{"unstructured list", func() error {
+			u := &unstructured.UnstructuredList{}
+			u.SetGroupVersionKind(gwv1.SchemeGroupVersion.WithKind("HTTPRouteList"))
+			return s.List(ctx, u)
+		}, false, "is not supported; use the typed object"},
+		{"metadata-only list", func() error { return s.List(ctx, &metav1.PartialObjectMetadataList{}) }, false, "is not supported"},
+		{"kind outside the scheme", func() error { return s.Create(ctx, &appsv1.Deployment{}) }, false, "no kind is registered"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.call()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want one containing %q", err, tc.want)
+			}
+			if got := errors.Is(err, errors.ErrUnsupported); got != tc.unsupported {
+				t.Errorf("errors.Is(err, errors.ErrUnsupported) = %v, want %v", got, tc.unsupported)
+			}
+		})
+	}
+}
+
+func TestRESTMapperAndScope(t *testing.T) {
+	s := build(t)
+	for _, tc := range []struct {
+		obj        client.Object
+		namespaced bool
+	}{
+		{&gwv1.HTTPRoute{}, true},
+		{&gwv1.Gateway{}, true},
+		{&gwv1.GatewayClass{}, false},
+		{&gwv1beta1.GatewayClass{}, false},
+		{&gwv1beta1.ReferenceGrant{}, true},
+		{&gwxv1alpha1.XMesh{}, false},
+		{&gwxv1alpha1.XBackendTrafficPolicy{}, true},
+		{&corev1.Namespace{}, false},
+		{&corev1.Node{}, false},
+		{&corev1.PersistentVolume{}, false},
+		{&corev1.Service{}, true},
+		{&corev1.Secret{}, true},
+	} {
+		gvk, err := s.GroupVersionKindFor(tc.obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.IsObjectNamespaced(tc.obj)
+		if err != nil || got != tc.namespaced {
+			t.Errorf("IsObjectNamespaced(%s) = %v, %v; want %v", gvk, got, err, tc.namespaced)
+		}
+		m, err := s.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
+		if err != nil {
+			t.Fatalf("RESTMapping(%s): %v", gvk, err)
+		}
+		if gotScope := m.Scope.Name() == meta.RESTScopeNameNamespace; gotScope != tc.namespaced {
+			t.Errorf("RESTMapping(%s) namespaced = %v, want %v", gvk, gotScope, tc.namespaced)
+		}
+	}
+	m, err := s.RESTMapper().RESTMapping(schema.GroupKind{Group: gwv1.GroupName, Kind: "HTTPRoute"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.GroupVersionKind.Version != "v1" || m.Resource.Resource != "httproutes" {
+		t.Errorf("unversioned HTTPRoute mapping = %s %s, want v1 httproutes", m.GroupVersionKind, m.Resource)
+	}
+}

@@ -1,0 +1,217 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// generateNameMax keeps a generated name within 63 characters, as the
+// apiserver and the fake client do.
+const generateNameMax = 63 - 5
+
+// nextResourceVersion takes the next value of the store-wide counter.
+// s.mu must be held.
+func (s *Store) nextResourceVersion() string {
+	s.lastRV++
+	return strconv.FormatUint(s.lastRV, 10)
+}
+
+// add stores a deep copy of an initial object.
+func (s *Store) add(obj client.Object) error {
+	k, err := s.kindOf(obj)
+	if err != nil {
+		return err
+	}
+	if obj.GetName() == "" {
+		return fmt.Errorf("offline store: %s in namespace %q has no name", k.gvk.Kind, obj.GetNamespace())
+	}
+	if _, exists := k.get(obj.GetNamespace(), obj.GetName()); exists {
+		return apierrors.NewAlreadyExists(k.resource, obj.GetName())
+	}
+	cp := obj.DeepCopyObject().(client.Object)
+	if cp.GetResourceVersion() == "" {
+		cp.SetResourceVersion(s.nextResourceVersion())
+	}
+	if cp.GetGeneration() == 0 {
+		cp.SetGeneration(1)
+	}
+	clearServerOnly(cp)
+	return k.indexer.Add(cp)
+}
+
+// Create stores a copy of obj and writes the stored object back into obj.
+func (s *Store) Create(_ context.Context, obj client.Object, opts ...client.CreateOption) error {
+	o := client.CreateOptions{}
+	o.ApplyOptions(opts)
+	if slices.Contains(o.DryRun, metav1.DryRunAll) {
+		return nil
+	}
+	k, err := s.kindOf(obj)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clearServerOnly(obj)
+	obj.SetDeletionTimestamp(nil)
+	if obj.GetName() == "" && obj.GetGenerateName() != "" {
+		obj.SetName(k.generateName(obj.GetNamespace(), obj.GetGenerateName(), s.lastRV))
+	}
+	if obj.GetName() == "" {
+		return apierrors.NewInvalid(k.gvk.GroupKind(), "",
+			field.ErrorList{field.Required(field.NewPath("metadata.name"), "name is required")})
+	}
+	if obj.GetResourceVersion() != "" {
+		return apierrors.NewBadRequest("resourceVersion can not be set for Create requests")
+	}
+	// The fake client takes a resourceVersion before it finds a name
+	// clash; doing the same keeps the two numberings identical.
+	rv := s.nextResourceVersion()
+	if _, exists := k.get(obj.GetNamespace(), obj.GetName()); exists {
+		return apierrors.NewAlreadyExists(k.resource, obj.GetName())
+	}
+	obj.SetResourceVersion(rv)
+	if obj.GetGeneration() == 0 {
+		obj.SetGeneration(1)
+	}
+	return k.indexer.Add(obj.DeepCopyObject())
+}
+
+// generateName picks the first free name base+suffix, with suffixes derived
+// from seed so that runs are reproducible.
+func (k *kind) generateName(ns, base string, seed uint64) string {
+	if len(base) > generateNameMax {
+		base = base[:generateNameMax]
+	}
+	for n := seed; ; n++ {
+		name := fmt.Sprintf("%s%05s", base, strconv.FormatUint(n, 36))
+		if _, exists := k.get(ns, name); !exists {
+			return name
+		}
+	}
+}
+
+// Update replaces the stored object with obj, keeping the stored status when
+// the kind has a status subresource, and writes the result back into obj.
+func (s *Store) Update(_ context.Context, obj client.Object, opts ...client.UpdateOption) error {
+	o := client.UpdateOptions{}
+	o.ApplyOptions(opts)
+	return s.update(obj, false, o.DryRun)
+}
+
+// update is Update (status false) and Status().Update (status true).
+func (s *Store) update(obj client.Object, status bool, dryRun []string) error {
+	if slices.Contains(dryRun, metav1.DryRunAll) {
+		return nil
+	}
+	k, err := s.kindOf(obj)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, err := k.existing(obj)
+	if err != nil {
+		return err
+	}
+	in := obj.DeepCopyObject().(client.Object)
+	if in.GetResourceVersion() == "" && k.unconditionalUpdate {
+		in.SetResourceVersion(old.GetResourceVersion())
+	}
+	next, err := k.commit(old, in, status, s.nextResourceVersion)
+	if err != nil {
+		clearTypeMeta(obj)
+		return err
+	}
+	writeBack(obj, next)
+	return nil
+}
+
+// existing returns the stored object obj names, or the apiserver's error.
+func (k *kind) existing(obj client.Object) (client.Object, error) {
+	if obj.GetName() == "" {
+		return nil, apierrors.NewInvalid(k.gvk.GroupKind(), "",
+			field.ErrorList{field.Required(field.NewPath("metadata.name"), "name is required")})
+	}
+	old, ok := k.get(obj.GetNamespace(), obj.GetName())
+	if !ok {
+		return nil, apierrors.NewNotFound(k.resource, obj.GetName())
+	}
+	return old, nil
+}
+
+// Delete removes obj's stored object, checking resourceVersion and UID
+// preconditions. There are no finalizers: removal is immediate.
+func (s *Store) Delete(_ context.Context, obj client.Object, opts ...client.DeleteOption) error {
+	o := client.DeleteOptions{}
+	o.ApplyOptions(opts)
+	if slices.Contains(o.DryRun, metav1.DryRunAll) {
+		return nil
+	}
+	k, err := s.kindOf(obj)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, ok := k.get(obj.GetNamespace(), obj.GetName())
+	if !ok {
+		return apierrors.NewNotFound(k.resource, obj.GetName())
+	}
+	if err := k.checkPreconditions(old, o.Preconditions); err != nil {
+		return err
+	}
+	return k.indexer.Delete(old)
+}
+
+// checkPreconditions enforces a Delete's preconditions with the fake
+// client's (and apiserver's) Conflict error.
+func (k *kind) checkPreconditions(old client.Object, p *metav1.Preconditions) error {
+	if p == nil {
+		return nil
+	}
+	if p.ResourceVersion != nil && *p.ResourceVersion != old.GetResourceVersion() {
+		return apierrors.NewConflict(k.resource, old.GetName(), fmt.Errorf(
+			"the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). "+
+				"The object might have been modified", *p.ResourceVersion, old.GetResourceVersion()))
+	}
+	if p.UID != nil && *p.UID != old.GetUID() {
+		return apierrors.NewConflict(k.resource, old.GetName(), fmt.Errorf(
+			"the UID in the precondition (%s) does not match the UID in record (%s). "+
+				"The object might have been deleted and then recreated", *p.UID, old.GetUID()))
+	}
+	return nil
+}
+
+// DeleteAllOf removes every object of obj's kind matching the namespace,
+// label and field selectors in opts.
+func (s *Store) DeleteAllOf(_ context.Context, obj client.Object, opts ...client.DeleteAllOfOption) error {
+	o := client.DeleteAllOfOptions{}
+	o.ApplyOptions(opts)
+	if slices.Contains(o.DryRun, metav1.DryRunAll) {
+		return nil
+	}
+	k, err := s.kindOf(obj)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	matched, err := k.selectObjects(o.Namespace, o.LabelSelector, o.FieldSelector)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, m := range matched {
+		errs = append(errs, k.indexer.Delete(m))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,151 @@
+package offline
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/offline/controller"
+	"github.com/gwsim/gwsim/translate"
+)
+
+// worldKind is one kind of translate.Input: how to list it and where it goes.
+type worldKind struct {
+	newList func() client.ObjectList
+	addTo   func(in *translate.Input, o client.Object)
+}
+
+// worldKinds returns every kind translate.Input holds.
+func worldKinds() []worldKind {
+	ks := []worldKind{
+		{func() client.ObjectList { return &gwv1.GatewayClassList{} }, func(in *translate.Input, o client.Object) {
+			in.GatewayClasses = append(in.GatewayClasses, o.(*gwv1.GatewayClass))
+		}},
+		{func() client.ObjectList { return &gwv1.GatewayList{} }, func(in *translate.Input, o client.Object) {
+			in.Gateways = append(in.Gateways, o.(*gwv1.Gateway))
+		}},
+		{func() client.ObjectList { return &gwv1.ListenerSetList{} }, func(in *translate.Input, o client.Object) {
+			in.ListenerSets = append(in.ListenerSets, o.(*gwv1.ListenerSet))
+		}},
+		{func() client.ObjectList { return &gwv1.BackendTLSPolicyList{} }, func(in *translate.Input, o client.Object) {
+			in.BackendTLSPolicies = append(in.BackendTLSPolicies, o.(*gwv1.BackendTLSPolicy))
+		}},
+		{func() client.ObjectList { return &gwv1.ReferenceGrantList{} }, func(in *translate.Input, o client.Object) {
+			in.ReferenceGrants = append(in.ReferenceGrants, o.(*gwv1.ReferenceGrant))
+		}},
+		{func() client.ObjectList { return &corev1.ServiceList{} }, func(in *translate.Input, o client.Object) {
+			in.Services = append(in.Services, o.(*corev1.Service))
+		}},
+		{func() client.ObjectList { return &discoveryv1.EndpointSliceList{} }, func(in *translate.Input, o client.Object) {
+			in.EndpointSlices = append(in.EndpointSlices, o.(*discoveryv1.EndpointSlice))
+		}},
+		{func() client.ObjectList { return &corev1.SecretList{} }, func(in *translate.Input, o client.Object) {
+			in.Secrets = append(in.Secrets, o.(*corev1.Secret))
+		}},
+		{func() client.ObjectList { return &corev1.NamespaceList{} }, func(in *translate.Input, o client.Object) {
+			in.Namespaces = append(in.Namespaces, o.(*corev1.Namespace))
+		}},
+	}
+	for _, k := range controller.RouteKinds() {
+		ks = append(ks, worldKind{k.NewList, k.AddTo})
+	}
+	return ks
+}
+
+// readBack lists every Input kind, and every other kind among objs, once
+// through c. It returns all objects sorted by kind, namespace and name, and
+// the Input they make up.
+func readBack(ctx context.Context, c client.Client, objs []client.Object) ([]client.Object, translate.Input, error) {
+	s := c.Scheme()
+	var in translate.Input
+	var out []client.Object
+	listed := map[schema.GroupVersionKind]bool{}
+	for _, k := range worldKinds() {
+		list := k.newList()
+		gvk, err := itemKind(s, list)
+		if err != nil {
+			return nil, in, err
+		}
+		listed[gvk] = true
+		items, err := controller.ListObjects(ctx, c, list)
+		if err != nil {
+			return nil, in, fmt.Errorf("listing %s: %w", gvk.Kind, err)
+		}
+		for _, o := range items {
+			k.addTo(&in, o)
+		}
+		out = append(out, items...)
+	}
+	for _, o := range objs {
+		gvk, err := apiutil.GVKForObject(o, s)
+		if err != nil || listed[gvk] {
+			continue
+		}
+		listed[gvk] = true
+		items, err := listKind(ctx, c, s, gvk)
+		if err != nil {
+			return nil, in, err
+		}
+		out = append(out, items...)
+	}
+	if err := sortObjects(s, out); err != nil {
+		return nil, in, err
+	}
+	return out, in, nil
+}
+
+// listKind lists a kind that Input does not hold (kept only so that
+// Result.Objects holds everything that was loaded).
+func listKind(ctx context.Context, c client.Client, s *runtime.Scheme, gvk schema.GroupVersionKind) ([]client.Object, error) {
+	obj, err := s.New(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", gvk.Kind, err)
+	}
+	list, ok := obj.(client.ObjectList)
+	if !ok {
+		return nil, fmt.Errorf("listing %s: %T is not a list", gvk.Kind, obj)
+	}
+	items, err := controller.ListObjects(ctx, c, list)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", gvk.Kind, err)
+	}
+	return items, nil
+}
+
+func itemKind(s *runtime.Scheme, list client.ObjectList) (schema.GroupVersionKind, error) {
+	gvk, err := apiutil.GVKForObject(list, s)
+	if err != nil {
+		return gvk, err
+	}
+	gvk.Kind = gvk.Kind[:len(gvk.Kind)-len("List")]
+	return gvk, nil
+}
+
+// sortObjects orders objects by kind, namespace and name.
+func sortObjects(s *runtime.Scheme, objs []client.Object) error {
+	kinds := make(map[client.Object]string, len(objs))
+	for _, o := range objs {
+		gvk, err := apiutil.GVKForObject(o, s)
+		if err != nil {
+			return err
+		}
+		kinds[o] = gvk.Kind
+	}
+	slices.SortFunc(objs, func(a, b client.Object) int {
+		return cmp.Or(
+			cmp.Compare(kinds[a], kinds[b]),
+			cmp.Compare(a.GetNamespace(), b.GetNamespace()),
+			cmp.Compare(a.GetName(), b.GetName()),
+		)
+	})
+	return nil
+}
