@@ -157,7 +157,7 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 	for _, path := range lost {
 		out.findings = append(out.findings, diag.Finding{
 			Severity: diag.Warning, Object: ref, Source: src, Field: path, Reason: diag.ReasonUnknownField,
-			Message: fmt.Sprintf("%s has no such field in v1; dropped when converting from %s", gvk.Kind, gvk.GroupVersion()),
+			Message: fmt.Sprintf("lost when converting %s from %s to v1", gvk.Kind, gvk.GroupVersion()),
 		})
 	}
 	if clusterScoped(gvk.GroupKind()) && obj.GetNamespace() != "" {

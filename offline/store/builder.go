@@ -3,6 +3,9 @@ package store
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -63,7 +66,9 @@ func (b *Builder) Build() (*Store, error) {
 		s.kinds[gvk] = k
 		delete(fields, gvk)
 	}
-	for gvk := range fields {
+	for _, gvk := range slices.SortedFunc(maps.Keys(fields), func(a, b schema.GroupVersionKind) int {
+		return strings.Compare(a.String(), b.String())
+	}) {
 		errs = append(errs, fmt.Errorf("offline store: index on %s: kind is not stored", gvk))
 	}
 	s.mapper = newRESTMapper(s.kinds)

@@ -15,10 +15,13 @@ not scale: every write rebuilds a REST mapper over the whole scheme, List
 JSON-round-trips every object, and its field "index" is a linear scan. Measured
 on 2 cores, a run over 10k HTTPRoutes took about 55 s. This store keeps one
 client-go cache.Indexer per kind (the structure behind controller-runtime's
-informer cache), which does the same list and status work in well under a
-second: Get is O(1), List is O(result) when a namespace or a registered field
-index narrows it, and writes are O(1) amortised plus the cost of the index
-functions. Reads deep-copy (DeepCopyObject); nothing is serialised.
+informer cache), which does the same list and status work in about 0.07 s:
+Get is O(1), List is O(result) when a namespace or a registered field index
+narrows it, and writes are O(1) amortised plus the cost of the index
+functions. Reads deep-copy (DeepCopyObject); nothing is serialised except
+the object a Patch applies to. BenchmarkListByIndex (10k HTTPRoutes, 100 per
+Gateway) lists one Gateway's routes in about 0.4 ms here against about
+260 ms from the fake client.
 
 # What it implements
 
@@ -73,7 +76,9 @@ There is no server-side apply (Apply returns an error wrapping
 errors.ErrUnsupported that says it is not supported by the offline store), no
 defaulting, no validation beyond a required name, no admission, no finalizers
 (Delete removes at once), no owner-reference garbage collection, no
-create-on-update and no subresource other than status. Unstructured and
+create-on-update, no subresource other than status, and no conversion
+between versions: each GroupVersionKind (gateway.networking.k8s.io/v1 and
+v1beta1 HTTPRoute, say) is a separate set of objects, as in the fake client. Unstructured and
 metadata-only (PartialObjectMetadata) objects and lists are rejected with an
 error: callers must use the typed Go structs registered in the scheme.
 */

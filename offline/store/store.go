@@ -179,9 +179,12 @@ func (s *Store) kindOfList(list client.ObjectList) (*kind, error) {
 	return k, nil
 }
 
-// rejectUntyped refuses unstructured and metadata-only objects, which the
-// store does not convert.
+// rejectUntyped refuses nil, unstructured and metadata-only objects, which
+// the store cannot hold.
 func rejectUntyped(obj runtime.Object) error {
+	if v := reflect.ValueOf(obj); obj == nil || (v.Kind() == reflect.Pointer && v.IsNil()) {
+		return fmt.Errorf("offline store: nil %T", obj)
+	}
 	switch obj.(type) {
 	case runtime.Unstructured, *metav1.PartialObjectMetadata, *metav1.PartialObjectMetadataList:
 		return fmt.Errorf("offline store: %T is not supported; use the typed object registered in the scheme", obj)

@@ -52,6 +52,7 @@ func TestBuildErrors(t *testing.T) {
 			WithObjects(route("infra", "r", nil, nil), route("infra", "r", nil, nil)), `"r" already exists`},
 		{"object without name", NewBuilder(newTestScheme()).WithObjects(noName), "has no name"},
 		{"unstructured object", NewBuilder(newTestScheme()).WithObjects(&unstructured.Unstructured{}), "is not supported"},
+		{"nil object", NewBuilder(newTestScheme()).WithObjects((*gwv1.HTTPRoute)(nil)), "nil *v1.HTTPRoute"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tc.builder.Build()
