@@ -28,7 +28,6 @@ const rootExample = `  gwsim -f manifests/
 // newRootCmd builds the command tree. Nothing here is shared between calls,
 // so tests can run the CLI in parallel.
 func newRootCmd(streams Streams, env Env) *cobra.Command {
-	o := &translateOptions{}
 	root := &cobra.Command{
 		Use:                        "gwsim",
 		Short:                      "Simulate a Gateway API controller offline",
@@ -39,19 +38,16 @@ func newRootCmd(streams Streams, env Env) *cobra.Command {
 		SilenceUsage:               true,
 		SuggestionsMinimumDistance: 2,
 		Args:                       rootArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return o.run(c, streams, env)
-		},
 	}
-	o.register(root)
+	translateCommand().command(streams, env, root)
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(
-		newTranslateCmd(streams, env),
-		newRoutesCmd(streams, env),
-		newIRCmd(streams, env),
-		newStatusCmd(streams, env),
-		newCheckCmd(streams, env),
+		translateCommand().command(streams, env, nil),
+		routesCommand().command(streams, env, nil),
+		irCommand().command(streams, env, nil),
+		statusCommand().command(streams, env, nil),
+		checkCommand().command(streams, env, nil),
 		newVersionCmd(streams),
 	)
 	return root

@@ -4,49 +4,19 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/spf13/cobra"
-
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
-// translateOptions are the flags of `gwsim translate`, which is also what
-// `gwsim` does without a command.
-type translateOptions struct {
-	pipelineFlags
-}
-
-func newTranslateCmd(streams Streams, env Env) *cobra.Command {
-	o := &translateOptions{}
-	c := &cobra.Command{
-		Use:   "translate",
-		Short: "Print resolved routes, IR and status (the default)",
-		Args:  noArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return o.run(c, streams, env)
-		},
+// translateCommand is `gwsim translate`, which is also what `gwsim` does
+// without a command: routes, IR and status together.
+func translateCommand() pipelineCommand {
+	return pipelineCommand{
+		use:     "translate",
+		short:   "Print resolved routes, IR and status (the default)",
+		formats: []format{formatText, formatYAML, formatJSON},
+		render:  renderTranslate,
 	}
-	o.register(c)
-	return c
-}
-
-func (o *translateOptions) register(c *cobra.Command) {
-	o.pipelineFlags.register(c, formatText, formatYAML, formatJSON)
-}
-
-func (o *translateOptions) run(c *cobra.Command, streams Streams, env Env) error {
-	f, err := o.complete(c)
-	if err != nil {
-		return err
-	}
-	out, err := runPipeline(c.Context(), &o.pipelineFlags, streams, env)
-	if err != nil {
-		return err
-	}
-	if err := renderTranslate(streams.Out, f, out); err != nil {
-		return err
-	}
-	return finish(streams.Err, out, o.Verbose)
 }
 
 // translateDoc is everything `gwsim translate` knows, as one document.

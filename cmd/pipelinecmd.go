@@ -1,0 +1,51 @@
+package cmd
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// pipelineCommand declares a command that runs the shared pipeline and
+// renders part of its outcome. The commands differ only in these fields, so
+// they share one constructor and one run function.
+type pipelineCommand struct {
+	use, short, long string
+	// formats lists the accepted -o values; the first is the default.
+	formats []format
+	render  func(w io.Writer, f format, out outcome) error
+	// findingsAreOutput is set for check, which prints findings as its
+	// output; the other commands summarise them on stderr.
+	findingsAreOutput bool
+}
+
+// command builds the cobra command. root is non-nil for the root command,
+// which runs translate itself and keeps its own Use, help and args.
+func (p pipelineCommand) command(streams Streams, env Env, root *cobra.Command) *cobra.Command {
+	flags := &pipelineFlags{}
+	c := root
+	if c == nil {
+		c = &cobra.Command{Use: p.use, Short: p.short, Long: p.long, Args: noArgs}
+	}
+	c.RunE = func(c *cobra.Command, _ []string) error { return p.run(c, flags, streams, env) }
+	flags.register(c, p.formats...)
+	return c
+}
+
+func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Streams, env Env) error {
+	f, err := flags.complete(c)
+	if err != nil {
+		return err
+	}
+	out, err := runPipeline(c.Context(), flags, streams, env)
+	if err != nil {
+		return err
+	}
+	if err := p.render(streams.Out, f, out); err != nil {
+		return err
+	}
+	if p.findingsAreOutput {
+		return exitFor(out)
+	}
+	return finish(streams.Err, out, flags.Verbose)
+}
