@@ -228,7 +228,7 @@ func TestRoutesFromStdin(t *testing.T) {
 	got := runCLI(t, Env{}, nil, stdin, "routes", "-f", "-")
 	want := "" +
 		"GATEWAY     PORT/PROTO  HOST         MATCH            BACKENDS               FILTERS  ROUTE\n" +
-		"default/gw  80/HTTP     example.com  PathPrefix /api  default/api:8080(w=1)  -        HTTPRoute default/web#0 <stdin>:19\n"
+		"default/gw  80/HTTP     example.com  PathPrefix /api  default/api:8080(w=1)  -        HTTPRoute default/web#0\n"
 	if got.code != exitOK || got.stderr != "" {
 		t.Errorf("exit code = %d, stderr = %q", got.code, got.stderr)
 	}

@@ -230,14 +230,11 @@ func formatURLRewrite(u ir.URLRewrite) string {
 	return strings.Join(parts, " ")
 }
 
-// formatOrigin renders `HTTPRoute ns/name#rule file:line`, so that every row
-// leads back to the YAML it came from.
+// formatOrigin renders `HTTPRoute ns/name#rule`, so that every row leads
+// back to the object and rule it came from (file:line belongs to findings:
+// this table stays identical however the manifests are split).
 func formatOrigin(o ir.Origin) string {
-	s := fmt.Sprintf("%s %s/%s#%d", o.Kind, o.Namespace, o.Name, o.Rule)
-	if o.Source != "" {
-		s += " " + o.Source
-	}
-	return s
+	return fmt.Sprintf("%s %s/%s#%d", o.Kind, o.Namespace, o.Name, o.Rule)
 }
 
 func orDash(s string) string {

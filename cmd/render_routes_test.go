@@ -107,12 +107,12 @@ func sampleIR() ir.IR {
 					{
 						Match:  ir.Match{PathType: "PathPrefix", Path: "/v1", Method: "GET"},
 						Action: ir.Action{Backends: []ir.WeightedBackend{{Cluster: "apps/api:8080", Weight: 1}}},
-						Origin: ir.Origin{Kind: "HTTPRoute", Namespace: "apps", Name: "api", Rule: 1, Source: "routes.yaml:12"},
+						Origin: ir.Origin{Kind: "HTTPRoute", Namespace: "apps", Name: "api", Rule: 1},
 					},
 					{
 						Match:  ir.Match{PathType: "PathPrefix", Path: "/"},
 						Action: ir.Action{DirectResponse: &ir.DirectResponse{Status: 500, Reason: "BackendNotFound"}},
-						Origin: ir.Origin{Kind: "HTTPRoute", Namespace: "apps", Name: "api", Rule: 0, Source: "routes.yaml:12"},
+						Origin: ir.Origin{Kind: "HTTPRoute", Namespace: "apps", Name: "api", Rule: 0},
 					},
 				}},
 			}},
@@ -137,8 +137,8 @@ func TestRenderRoutesText(t *testing.T) {
 		{"no routes", ir.IR{}, "No routes: no accepted Gateway has an attached route.\n"},
 		{"table", sampleIR(), "" +
 			"GATEWAY   PORT/PROTO  HOST             MATCH                      BACKENDS                               FILTERS                                ROUTE\n" +
-			"infra/gw  80/HTTP     api.example.com  PathPrefix /v1 method=GET  apps/api:8080(w=1)                     -                                      HTTPRoute apps/api#1 routes.yaml:12\n" +
-			"infra/gw  80/HTTP     api.example.com  PathPrefix /               500 (invalid: BackendNotFound)         -                                      HTTPRoute apps/api#0 routes.yaml:12\n" +
+			"infra/gw  80/HTTP     api.example.com  PathPrefix /v1 method=GET  apps/api:8080(w=1)                     -                                      HTTPRoute apps/api#1\n" +
+			"infra/gw  80/HTTP     api.example.com  PathPrefix /               500 (invalid: BackendNotFound)         -                                      HTTPRoute apps/api#0\n" +
 			"infra/gw  443/HTTPS   *                PathPrefix /               apps/web:80(w=9), apps/canary:80(w=1)  RequestHeaderModifier(set x-env=prod)  HTTPRoute apps/web#0\n"},
 	}
 	for _, tt := range tests {
@@ -159,7 +159,7 @@ func TestRenderRoutesData(t *testing.T) {
 		Port: 80, Protocol: "HTTP", VirtualHosts: []ir.VirtualHost{{Hostname: "*", Routes: []ir.Route{{
 			Match:  ir.Match{PathType: "Exact", Path: "/"},
 			Action: ir.Action{Backends: []ir.WeightedBackend{{Cluster: "ns/svc:80", Weight: 1}}},
-			Origin: ir.Origin{Kind: "HTTPRoute", Namespace: "ns", Name: "r", Source: "a.yaml:1"},
+			Origin: ir.Origin{Kind: "HTTPRoute", Namespace: "ns", Name: "r"},
 		}}}},
 	}}}}}
 	tests := []struct {
@@ -184,7 +184,6 @@ func TestRenderRoutesData(t *testing.T) {
     name: r
     namespace: ns
     rule: 0
-    source: a.yaml:1
   port: 80
   protocol: HTTP
 `},

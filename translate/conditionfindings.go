@@ -24,7 +24,7 @@ func ConditionFindings(objs []client.Object, sources diag.Sources) []diag.Findin
 		emit := func(field string, c *metav1.Condition) {
 			out = append(out, diag.Finding{
 				Severity: diag.Error, Object: ref, Source: sources.Of(ref), Field: field, Reason: c.Reason,
-				Message: fmt.Sprintf("%s=%s: %s", c.Type, c.Status, c.Message),
+				Message: fmt.Sprintf("%s=%s (%s): %s", c.Type, c.Status, c.Reason, c.Message),
 			})
 		}
 		switch t := o.(type) {

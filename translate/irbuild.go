@@ -41,7 +41,7 @@ func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedHTTPRoute) ir
 	vhosts := map[vhostKey][]routeEntry{}
 	clusters := map[string]ir.Cluster{}
 	for _, ar := range routes {
-		entries := httpEntries(w, ar.route)
+		entries := httpEntries(ar.route)
 		for _, att := range ar.parent.attached {
 			for _, host := range att.hostnames {
 				k := vhostKey{att.listener.spec.Port, string(att.listener.spec.Name), host}
@@ -115,9 +115,8 @@ func listenerTLS(l *listenerResult) *ir.TLS {
 }
 
 // httpEntries expands a route into one IR route per rule and match.
-func httpEntries(w *world, r *httpRouteResult) []routeEntry {
+func httpEntries(r *httpRouteResult) []routeEntry {
 	var out []routeEntry
-	src := w.in.Sources.Of(r.info.ref()).String()
 	for i, rule := range r.rules {
 		for j, m := range rule.matches {
 			out = append(out, routeEntry{
@@ -127,7 +126,7 @@ func httpEntries(w *world, r *httpRouteResult) []routeEntry {
 					Action:  rule.action,
 					Origin: ir.Origin{
 						Kind: string(r.info.kind), Namespace: r.info.meta.Namespace, Name: r.info.meta.Name,
-						Rule: i, Match: j, Source: src,
+						Rule: i, Match: j,
 					},
 				},
 				created: r.info.meta.CreationTimestamp,

@@ -150,14 +150,16 @@ type WeightedBackend struct {
 	Invalid string `json:"invalid,omitempty"`
 }
 
-// Origin traces a route back to the YAML it came from.
+// Origin traces a route back to the object, rule and match it came from.
+// It holds no file:line on purpose: the IR must be byte-identical however
+// the manifests are split across files; findings and explain traces, which
+// point users at YAML, look the object's source up instead.
 type Origin struct {
 	Kind      string `json:"kind"`
 	Namespace string `json:"namespace"`
 	Name      string `json:"name"`
 	Rule      int    `json:"rule"`
 	Match     int    `json:"match"`
-	Source    string `json:"source,omitempty"`
 }
 
 // Cluster is one Service port that routes forward to, named
