@@ -13,7 +13,7 @@ import (
 // httpFilters converts a rule's filters in order. RequestRedirect becomes the
 // rule's action (it answers instead of forwarding); filters gwsim does not
 // simulate yet are reported, never dropped silently.
-func (w *world) httpFilters(res *httpRouteResult, filters []gwv1.HTTPRouteFilter, field string) ([]ir.Filter, *ir.Redirect) {
+func (w *world) httpFilters(res *routeResult, filters []gwv1.HTTPRouteFilter, field string) ([]ir.Filter, *ir.Redirect) {
 	var out []ir.Filter
 	var redirect *ir.Redirect
 	for i, f := range filters {

@@ -11,17 +11,6 @@ import (
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
-// httpRouteResult is an HTTPRoute translated independently of its parents:
-// its rules as IR and its ResolvedRefs condition, which the spec defines
-// per route, not per parent.
-type httpRouteResult struct {
-	info     routeInfo
-	rules    []httpRule
-	refs     condition
-	clusters []ir.Cluster
-	findings []diag.Finding
-}
-
 // httpRule is one rule: its matches (at least one, the spec's default
 // PathPrefix "/" when none are written), filters and action.
 type httpRule struct {
@@ -30,8 +19,8 @@ type httpRule struct {
 	action  ir.Action
 }
 
-func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *httpRouteResult {
-	res := &httpRouteResult{info: routeInfo{
+func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
+	res := &routeResult{generation: r.Generation, info: routeInfo{
 		kind:       "HTTPRoute",
 		meta:       r.ObjectMeta,
 		parentRefs: r.Spec.ParentRefs,
@@ -57,7 +46,7 @@ func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *httpRouteResult {
 // httpBackends resolves a rule's backendRefs. The spec sends a request the
 // share of an invalid backend would get to a 500, and every request to a 500
 // when no backend can take any (none listed, all invalid, or all weight 0).
-func (w *world) httpBackends(res *httpRouteResult, refs []gwv1.HTTPBackendRef, field string) (ir.Action, []backendResult) {
+func (w *world) httpBackends(res *routeResult, refs []gwv1.HTTPBackendRef, field string) (ir.Action, []backendResult) {
 	var action ir.Action
 	var problems []backendResult
 	var usable int32
@@ -139,7 +128,7 @@ func httpMatches(matches []gwv1.HTTPRouteMatch) []ir.Match {
 }
 
 // unsupportedRuleFields reports rule settings gwsim does not simulate yet.
-func (w *world) unsupportedRuleFields(res *httpRouteResult, rule gwv1.HTTPRouteRule, field string) {
+func (w *world) unsupportedRuleFields(res *routeResult, rule gwv1.HTTPRouteRule, field string) {
 	report := func(f, what string) {
 		res.findings = append(res.findings, w.routeFinding(res.info, diag.Warning, field+"."+f, diag.ReasonNotSupportedYet,
 			what+" is not simulated yet; it is left out of the IR"))

@@ -10,16 +10,16 @@ import (
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
-// attachedHTTPRoute is one HTTPRoute attached to one Gateway.
-type attachedHTTPRoute struct {
-	route  *httpRouteResult
+// attachedRoute is one route attached to one Gateway.
+type attachedRoute struct {
+	route  *routeResult
 	parent *parentResult
 }
 
 // buildGatewayIR lays out one Gateway: a listener per port with its accepted
 // Gateway listeners, a virtual host per (Gateway listener, hostname), routes
 // in precedence order, and the clusters those routes forward to.
-func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedHTTPRoute) ir.Gateway {
+func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedRoute) ir.Gateway {
 	g := ir.Gateway{Name: gr.name(), Class: gr.class.Name}
 	ports := map[gwv1.PortNumber]*ir.Listener{}
 	for _, l := range gr.listeners {
@@ -53,7 +53,7 @@ func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedHTTPRoute) ir
 		}
 	}
 	for k, entries := range vhosts {
-		slices.SortFunc(entries, compareHTTPRoutes)
+		slices.SortFunc(entries, compareRouteEntries)
 		vh := ir.VirtualHost{Hostname: k.hostname, Listener: k.listener}
 		for _, e := range entries {
 			vh.Routes = append(vh.Routes, e.route)
@@ -115,7 +115,7 @@ func listenerTLS(l *listenerResult) *ir.TLS {
 }
 
 // httpEntries expands a route into one IR route per rule and match.
-func httpEntries(r *httpRouteResult) []routeEntry {
+func httpEntries(r *routeResult) []routeEntry {
 	var out []routeEntry
 	for i, rule := range r.rules {
 		for j, m := range rule.matches {

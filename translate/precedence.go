@@ -15,6 +15,13 @@ type routeEntry struct {
 	created metav1.Time
 }
 
+// compareRouteEntries orders the routes of one virtual host. Every kind
+// that lands in virtual hosts orders by its own rules; today that is
+// HTTPRoute's.
+func compareRouteEntries(a, b routeEntry) int {
+	return compareHTTPRoutes(a, b)
+}
+
 // compareHTTPRoutes orders two HTTP route entries by the precedence rules of
 // HTTPRouteRule.Matches: an Exact path first; then the PathPrefix with more
 // characters; then a match with a method; then more header matches; then

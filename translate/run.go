@@ -39,14 +39,13 @@ func Translate(in Input, opts Options) Output {
 			gateways[keyOf(g.Namespace, g.Name)] = gr
 		}
 	}
-	attached := map[types.NamespacedName][]attachedHTTPRoute{}
-	for _, r := range in.HTTPRoutes {
-		res := w.translateHTTPRoute(r)
+	attached := map[types.NamespacedName][]attachedRoute{}
+	for _, res := range w.translateRoutes() {
 		out.Findings = append(out.Findings, res.findings...)
 		parents, fs := w.attachRoute(res.info, gateways)
 		out.Findings = append(out.Findings, fs...)
 		if len(parents) > 0 {
-			out.Status.Routes[res.info.ref()] = routeParentStatuses(parents, res.refs, r.Generation, opts)
+			out.Status.Routes[res.info.ref()] = routeParentStatuses(parents, res.refs, res.generation, opts)
 		}
 		for _, p := range parents {
 			for _, a := range p.attached {
@@ -54,7 +53,7 @@ func Translate(in Input, opts Options) Output {
 			}
 			if len(p.attached) > 0 {
 				k := keyOf(p.gateway.gateway.Namespace, p.gateway.gateway.Name)
-				attached[k] = append(attached[k], attachedHTTPRoute{route: res, parent: p})
+				attached[k] = append(attached[k], attachedRoute{route: res, parent: p})
 			}
 		}
 	}

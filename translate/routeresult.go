@@ -1,0 +1,31 @@
+package translate
+
+import (
+	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/translate/ir"
+)
+
+// routeResult is one route of any kind translated independently of its
+// parents: its data-plane shape, and its ResolvedRefs condition, which the
+// spec defines per route, not per parent. Attachment and status are shared by
+// every kind; only the translate<Kind> functions differ.
+type routeResult struct {
+	info       routeInfo
+	generation int64
+	refs       condition
+	clusters   []ir.Cluster
+	findings   []diag.Finding
+	// rules holds the virtual-host routes of HTTPRoutes (and, in the same
+	// shape, of any kind that routes HTTP requests).
+	rules []httpRule
+}
+
+// translateRoutes translates every route of the input, of every kind gwsim
+// simulates, in a fixed order.
+func (w *world) translateRoutes() []*routeResult {
+	out := make([]*routeResult, 0, len(w.in.HTTPRoutes))
+	for _, r := range w.in.HTTPRoutes {
+		out = append(out, w.translateHTTPRoute(r))
+	}
+	return out
+}
