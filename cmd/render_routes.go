@@ -19,10 +19,13 @@ type routeRow struct {
 	Protocol string      `json:"protocol"`
 	Hostname string      `json:"hostname"`
 	Listener string      `json:"listener,omitempty"`
-	Match    ir.Match    `json:"match"`
+	Match    ir.Match    `json:"match,omitzero"`
 	Filters  []ir.Filter `json:"filters,omitempty"`
-	Action   ir.Action   `json:"action"`
+	Action   ir.Action   `json:"action,omitzero"`
 	Origin   ir.Origin   `json:"origin"`
+	// L4 is set, and Match and Action are empty, on rows of TLSRoutes,
+	// TCPRoutes and UDPRoutes (render_routes_l4.go).
+	L4 *l4Row `json:"l4,omitempty"`
 }
 
 // routeRows flattens the IR into rows in IR order, which is already the
@@ -46,6 +49,7 @@ func routeRows(model ir.IR) []routeRow {
 					})
 				}
 			}
+			rows = append(rows, l4RouteRows(gw.Name, l)...)
 		}
 	}
 	return rows
@@ -78,7 +82,7 @@ func renderRoutesTable(w io.Writer, model ir.IR) error {
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%d/%s\t%s\t%s\t%s\t%s\t%s\n",
 			r.Gateway, r.Port, r.Protocol, orDash(r.Hostname),
-			formatMatch(r.Match), formatAction(r.Action), formatFilters(r.Filters), formatOrigin(r.Origin))
+			r.matchCell(), r.actionCell(), filtersCell(r.Filters, r.Action), formatOrigin(r.Origin))
 	}
 	return tw.Flush()
 }
@@ -142,7 +146,7 @@ func formatAction(a ir.Action) string {
 
 // formatBackend renders `ns/svc:80(w=1)`; a zero weight is marked unused and
 // an invalid backend names its ResolvedRefs reason, since its share of
-// requests gets a 500.
+// requests gets a 500. The backend's own filters follow in brackets.
 func formatBackend(b ir.WeightedBackend) string {
 	notes := []string{fmt.Sprintf("w=%d", b.Weight)}
 	if b.Weight == 0 {
@@ -151,7 +155,11 @@ func formatBackend(b ir.WeightedBackend) string {
 	if b.Invalid != "" {
 		notes = append(notes, "invalid: "+b.Invalid)
 	}
-	return fmt.Sprintf("%s(%s)", orDash(b.Cluster), strings.Join(notes, ","))
+	out := fmt.Sprintf("%s(%s)", orDash(b.Cluster), strings.Join(notes, ","))
+	if len(b.Filters) > 0 {
+		out += "[" + formatFilters(b.Filters) + "]"
+	}
+	return out
 }
 
 // formatRedirect renders the redirect target as a URL; the parts the
@@ -192,6 +200,8 @@ func formatFilters(fs []ir.Filter) string {
 			detail = formatHeaderModifier(*f.ResponseHeaderModifier)
 		case f.URLRewrite != nil:
 			detail = formatURLRewrite(*f.URLRewrite)
+		default:
+			detail = formatFeatureFilter(f)
 		}
 		if detail == "" {
 			out = append(out, f.Type)

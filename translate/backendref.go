@@ -64,9 +64,9 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 	if ref.Port == nil {
 		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("backendRef to Service %s needs a port", name))
 	}
-	i := slices.IndexFunc(svc.Spec.Ports, func(p corev1.ServicePort) bool { return p.Port == int32(*ref.Port) })
+	i := servicePortIndex(svc.Spec.Ports, int32(*ref.Port), r.kind)
 	if i < 0 {
-		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no port %d", name, *ref.Port))
+		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no %s %d", name, portNoun(r.kind), *ref.Port))
 	}
 	c := w.cluster(svc, svc.Spec.Ports[i])
 	return backendResult{backend: ir.WeightedBackend{Cluster: c.Name, Weight: weight}, cluster: &c}
@@ -87,6 +87,9 @@ func (w *world) cluster(svc *corev1.Service, port corev1.ServicePort) ir.Cluster
 		Name:    fmt.Sprintf("%s/%s:%d", svc.Namespace, svc.Name, port.Port),
 		Service: svc.Namespace + "/" + svc.Name,
 		Port:    port.Port,
+	}
+	if port.Protocol != "" && port.Protocol != corev1.ProtocolTCP {
+		c.Name += "/" + string(port.Protocol) // DNS serves port 53 over TCP and UDP
 	}
 	if port.AppProtocol != nil {
 		c.Protocol = *port.AppProtocol

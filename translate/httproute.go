@@ -7,16 +7,20 @@ import (
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
 // httpRule is one rule: its matches (at least one, the spec's default
-// PathPrefix "/" when none are written), filters and action.
+// PathPrefix "/" when none are written), filters and action. A dropped rule
+// is invalid and programs nothing (see droppedRules).
 type httpRule struct {
 	matches []ir.Match
 	filters []ir.Filter
 	action  ir.Action
+	dropped bool
+	// grpc is, for GRPCRoute rules, the gRPC method key of each match (see
+	// grpcprecedence.go); nil for HTTPRoute rules.
+	grpc []grpcMethodKey
 }
 
 func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
@@ -28,14 +32,11 @@ func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
 	}}
 	var refProblems []backendResult
 	for i, rule := range r.Spec.Rules {
-		field := fmt.Sprintf("spec.rules[%d]", i)
-		hr := httpRule{matches: httpMatches(rule.Matches)}
-		hr.filters, hr.action.Redirect = w.httpFilters(res, rule.Filters, field+".filters")
-		w.unsupportedRuleFields(res, rule, field)
-		if hr.action.Redirect == nil {
-			var problems []backendResult
-			hr.action, problems = w.httpBackends(res, rule.BackendRefs, field)
-			refProblems = append(refProblems, problems...)
+		hr, problems, invalid := w.httpRule(res, rule, fmt.Sprintf("spec.rules[%d]", i))
+		refProblems = append(refProblems, problems...)
+		if invalid.reason != "" {
+			hr.dropped = true
+			res.dropped = append(res.dropped, droppedRule{index: i, problem: invalid})
 		}
 		res.rules = append(res.rules, hr)
 	}
@@ -43,9 +44,57 @@ func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
 	return res
 }
 
+// httpRule converts one rule: its filters, then its action (the redirect,
+// or the backends), then its timeouts, retry and session persistence. A
+// rule-level ExtensionRef that cannot be resolved turns the action into a
+// 500, as the spec requires, with the backends still listed. The returned
+// problem, when set, makes the rule invalid (its own filters', its
+// backendRefs' filters', or its settings'); such a rule is not converted
+// further, since it programs nothing.
+func (w *world) httpRule(res *routeResult, rule gwv1.HTTPRouteRule, field string) (httpRule, []backendResult, ruleProblem) {
+	hr := httpRule{matches: httpMatches(rule.Matches)}
+	invalid := filterProblem(rule.Filters, field+".filters")
+	for j, ref := range rule.BackendRefs {
+		invalid = firstProblem(invalid, filterProblem(ref.Filters, fmt.Sprintf("%s.backendRefs[%d].filters", field, j)))
+	}
+	settings, settingsInvalid := ruleSettings(rule, field)
+	if invalid = firstProblem(invalid, settingsInvalid); invalid.reason != "" {
+		return hr, nil, invalid
+	}
+	fs := w.httpFilters(res, rule.Filters, field+".filters", ruleLevel)
+	hr.filters = fs.filters
+	problems := fs.refs
+	if fs.redirect != nil {
+		hr.action.Redirect = fs.redirect
+	} else {
+		var backendProblems []backendResult
+		hr.action, backendProblems = w.httpBackends(res, rule.BackendRefs, field)
+		problems = append(problems, backendProblems...)
+	}
+	if fs.unresolved != "" {
+		hr.action.DirectResponse = &ir.DirectResponse{Status: http.StatusInternalServerError,
+			Reason: "unresolved " + fs.unresolved}
+	}
+	hr.action.Timeouts, hr.action.Retry, hr.action.SessionPersistence = settings.Timeouts, settings.Retry, settings.SessionPersistence
+	return hr, problems, ruleProblem{}
+}
+
+// firstProblem returns the first problem that is set.
+func firstProblem(ps ...ruleProblem) ruleProblem {
+	for _, p := range ps {
+		if p.reason != "" {
+			return p
+		}
+	}
+	return ruleProblem{}
+}
+
 // httpBackends resolves a rule's backendRefs. The spec sends a request the
 // share of an invalid backend would get to a 500, and every request to a 500
 // when no backend can take any (none listed, all invalid, or all weight 0).
+// A backendRef's own filters run only for requests sent to it; one with an
+// unresolvable ExtensionRef filter is invalid (InvalidKind), so its share
+// gets the 500 the spec requires.
 func (w *world) httpBackends(res *routeResult, refs []gwv1.HTTPBackendRef, field string) (ir.Action, []backendResult) {
 	var action ir.Action
 	var problems []backendResult
@@ -53,15 +102,17 @@ func (w *world) httpBackends(res *routeResult, refs []gwv1.HTTPBackendRef, field
 	for j, ref := range refs {
 		bf := fmt.Sprintf("%s.backendRefs[%d]", field, j)
 		b := w.resolveBackend(res.info, ref.BackendRef, bf)
-		if b.reason != "" {
+		fs := w.httpFilters(res, ref.Filters, bf+".filters", backendLevel)
+		b.backend.Filters = fs.filters
+		problems = append(problems, fs.refs...)
+		switch {
+		case b.reason != "":
 			problems = append(problems, b)
-		} else {
+		case fs.unresolved != "":
+			b.backend.Invalid = string(gwv1.RouteReasonInvalidKind)
+		default:
 			res.clusters = append(res.clusters, *b.cluster)
 			usable += b.backend.Weight
-		}
-		if len(ref.Filters) > 0 {
-			res.findings = append(res.findings, w.routeFinding(res.info, diag.Warning, bf+".filters", diag.ReasonNotSupportedYet,
-				"backendRef-level filters are not simulated yet; they are left out of the IR"))
 		}
 		action.Backends = append(action.Backends, b.backend)
 	}
@@ -125,21 +176,4 @@ func httpMatches(matches []gwv1.HTTPRouteMatch) []ir.Match {
 		out[i] = im
 	}
 	return out
-}
-
-// unsupportedRuleFields reports rule settings gwsim does not simulate yet.
-func (w *world) unsupportedRuleFields(res *routeResult, rule gwv1.HTTPRouteRule, field string) {
-	report := func(f, what string) {
-		res.findings = append(res.findings, w.routeFinding(res.info, diag.Warning, field+"."+f, diag.ReasonNotSupportedYet,
-			what+" is not simulated yet; it is left out of the IR"))
-	}
-	if rule.Timeouts != nil {
-		report("timeouts", "timeouts")
-	}
-	if rule.Retry != nil {
-		report("retry", "retry")
-	}
-	if rule.SessionPersistence != nil {
-		report("sessionPersistence", "sessionPersistence")
-	}
 }

@@ -42,7 +42,11 @@ func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedRoute) ir.Gat
 	clusters := map[string]ir.Cluster{}
 	for _, ar := range routes {
 		entries := httpEntries(ar.route)
-		for _, att := range ar.parent.attached {
+		vhostAttachments := ar.parent.attached
+		if ar.route.l4 != nil {
+			vhostAttachments = nil // connection-level routes: see addL4Routes
+		}
+		for _, att := range vhostAttachments {
 			for _, host := range att.hostnames {
 				k := vhostKey{att.listener.spec.Port, string(att.listener.spec.Name), host}
 				vhosts[k] = append(vhosts[k], entries...)
@@ -60,6 +64,7 @@ func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedRoute) ir.Gat
 		}
 		ports[k.port].VirtualHosts = append(ports[k.port].VirtualHosts, vh)
 	}
+	addL4Routes(ports, routes)
 	for _, p := range ports {
 		finishListener(p)
 		g.Listeners = append(g.Listeners, *p)
@@ -118,6 +123,9 @@ func listenerTLS(l *listenerResult) *ir.TLS {
 func httpEntries(r *routeResult) []routeEntry {
 	var out []routeEntry
 	for i, rule := range r.rules {
+		if rule.dropped {
+			continue
+		}
 		for j, m := range rule.matches {
 			out = append(out, routeEntry{
 				route: ir.Route{
@@ -130,6 +138,7 @@ func httpEntries(r *routeResult) []routeEntry {
 					},
 				},
 				created: r.info.meta.CreationTimestamp,
+				grpc:    rule.grpcKey(j),
 			})
 		}
 	}

@@ -13,12 +13,22 @@ import (
 type routeEntry struct {
 	route   ir.Route
 	created metav1.Time
+	// grpc is the service and method a GRPCRoute match names.
+	grpc grpcMethodKey
 }
 
 // compareRouteEntries orders the routes of one virtual host. Every kind
-// that lands in virtual hosts orders by its own rules; today that is
-// HTTPRoute's.
+// that lands in virtual hosts orders by its own rules. HTTPRoutes and
+// GRPCRoutes never share a virtual host (see kindconflict.go), so entries
+// of different kinds only meet here through a bug; they are still ordered
+// deterministically, by kind name.
 func compareRouteEntries(a, b routeEntry) int {
+	if a.route.Origin.Kind != b.route.Origin.Kind {
+		return cmp.Compare(a.route.Origin.Kind, b.route.Origin.Kind)
+	}
+	if a.route.Origin.Kind == "GRPCRoute" {
+		return compareGRPCRoutes(a, b)
+	}
 	return compareHTTPRoutes(a, b)
 }
 

@@ -18,6 +18,12 @@ type routeResult struct {
 	// rules holds the virtual-host routes of HTTPRoutes (and, in the same
 	// shape, of any kind that routes HTTP requests).
 	rules []httpRule
+	// dropped are the HTTP rules left out because they are invalid; see
+	// droppedrules.go.
+	dropped []droppedRule
+	// l4 is the connection-level rule of TLSRoutes, TCPRoutes and UDPRoutes
+	// (nil for HTTP kinds); see l4route.go.
+	l4 *l4Rule
 }
 
 // translateRoutes translates every route of the input, of every kind gwsim
@@ -26,6 +32,18 @@ func (w *world) translateRoutes() []*routeResult {
 	out := make([]*routeResult, 0, len(w.in.HTTPRoutes))
 	for _, r := range w.in.HTTPRoutes {
 		out = append(out, w.translateHTTPRoute(r))
+	}
+	for _, r := range w.in.GRPCRoutes {
+		out = append(out, w.translateGRPCRoute(r))
+	}
+	for _, r := range w.in.TLSRoutes {
+		out = append(out, w.translateTLSRoute(r))
+	}
+	for _, r := range w.in.TCPRoutes {
+		out = append(out, w.translateTCPRoute(r))
+	}
+	for _, r := range w.in.UDPRoutes {
+		out = append(out, w.translateUDPRoute(r))
 	}
 	return out
 }

@@ -40,12 +40,20 @@ func Translate(in Input, opts Options) Output {
 		}
 	}
 	attached := map[types.NamespacedName][]attachedRoute{}
-	for _, res := range w.translateRoutes() {
+	routes := w.translateRoutes()
+	parentsOf := make([][]*parentResult, len(routes))
+	for i, res := range routes {
 		out.Findings = append(out.Findings, res.findings...)
-		parents, fs := w.attachRoute(res.info, gateways)
+		var fs []diag.Finding
+		parentsOf[i], fs = w.attachRoute(res.info, gateways)
 		out.Findings = append(out.Findings, fs...)
+		rejectInvalidRoute(res, parentsOf[i])
+	}
+	out.Findings = append(out.Findings, w.resolveKindConflicts(routes, parentsOf)...)
+	for i, res := range routes {
+		parents := parentsOf[i]
 		if len(parents) > 0 {
-			out.Status.Routes[res.info.ref()] = routeParentStatuses(parents, res.refs, res.generation, opts)
+			out.Status.Routes[res.info.ref()] = routeParentStatuses(parents, res.refs, partiallyInvalid(res), res.generation, opts)
 		}
 		for _, p := range parents {
 			for _, a := range p.attached {
@@ -59,7 +67,9 @@ func Translate(in Input, opts Options) Output {
 	}
 	for k, gr := range gateways {
 		out.Status.Gateways[k] = gr.status(w)
-		out.IR.Gateways = append(out.IR.Gateways, w.buildGatewayIR(gr, attached[k]))
+		g := w.buildGatewayIR(gr, attached[k])
+		out.IR.Gateways = append(out.IR.Gateways, g)
+		out.Findings = append(out.Findings, w.supersededFindings(g)...)
 	}
 	slices.SortFunc(out.IR.Gateways, func(a, b ir.Gateway) int { return cmp.Compare(a.Name, b.Name) })
 	out.Findings = append(out.Findings, w.notSupportedKinds()...)
@@ -69,14 +79,19 @@ func Translate(in Input, opts Options) Output {
 
 // routeParentStatuses builds a route's status.parents entries, in
 // parentRefs order. ResolvedRefs is the same for every parent: it is about
-// the route's backends, not about where it attaches.
-func routeParentStatuses(parents []*parentResult, refs condition, generation int64, opts Options) []gwv1.RouteParentStatus {
+// the route's backends, not about where it attaches. PartiallyInvalid, when
+// the route has dropped rules, is only set where the route is accepted.
+func routeParentStatuses(parents []*parentResult, refs condition, partial *condition, generation int64, opts Options) []gwv1.RouteParentStatus {
 	out := make([]gwv1.RouteParentStatus, 0, len(parents))
 	for _, p := range parents {
+		conds := []condition{p.accepted, refs}
+		if partial != nil && p.accepted.Status {
+			conds = append(conds, *partial)
+		}
 		out = append(out, gwv1.RouteParentStatus{
 			ParentRef:      p.ref,
 			ControllerName: p.gateway.class.Spec.ControllerName,
-			Conditions:     stamp([]condition{p.accepted, refs}, generation, opts.Now),
+			Conditions:     stamp(conds, generation, opts.Now),
 		})
 	}
 	return out
@@ -95,18 +110,6 @@ func (w *world) notSupportedKinds() []diag.Finding {
 	}
 	for _, o := range w.in.ListenerSets {
 		add("ListenerSet", o.Namespace, o.Name)
-	}
-	for _, o := range w.in.GRPCRoutes {
-		add("GRPCRoute", o.Namespace, o.Name)
-	}
-	for _, o := range w.in.TLSRoutes {
-		add("TLSRoute", o.Namespace, o.Name)
-	}
-	for _, o := range w.in.TCPRoutes {
-		add("TCPRoute", o.Namespace, o.Name)
-	}
-	for _, o := range w.in.UDPRoutes {
-		add("UDPRoute", o.Namespace, o.Name)
 	}
 	for _, o := range w.in.BackendTLSPolicies {
 		add("BackendTLSPolicy", o.Namespace, o.Name)

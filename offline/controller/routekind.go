@@ -116,14 +116,17 @@ func appendBackendRefs(out []gwv1.BackendObjectReference, refs []gwv1.BackendRef
 }
 
 // httpBackends returns the backendRefs of every rule and the targets of
-// requestMirror filters at rule and backendRef level: a mirror target that
-// was not gathered would be reported as missing.
+// requestMirror and externalAuth filters at rule and backendRef level: a
+// filter target that was not gathered would be reported as missing.
 func httpBackends(r *gwv1.HTTPRoute) []gwv1.BackendObjectReference {
 	var out []gwv1.BackendObjectReference
 	mirrors := func(fs []gwv1.HTTPRouteFilter) {
 		for _, f := range fs {
 			if f.RequestMirror != nil {
 				out = append(out, f.RequestMirror.BackendRef)
+			}
+			if f.ExternalAuth != nil {
+				out = append(out, f.ExternalAuth.BackendRef)
 			}
 		}
 	}

@@ -103,6 +103,9 @@ const (
 	ReasonNotSimulated    = "NotSimulated"
 	ReasonParentNotFound  = "ParentNotFound"
 	ReasonMissingField    = "MissingField"
+	// ReasonSuperseded: an Accepted route that gets no traffic because an
+	// older route matches the same connections (TCPRoute, UDPRoute, TLSRoute).
+	ReasonSuperseded = "Superseded"
 )
 
 // String renders the finding the way compilers do:

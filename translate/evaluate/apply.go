@@ -8,7 +8,12 @@ import (
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
-// apply runs the matched route's filters and action.
+// apply runs the matched route's filters in order, then its action, then
+// the chosen backend's own filters. As in Envoy, where CORS and external
+// authorization are HTTP filters ahead of the router, a CORS preflight is
+// answered and a failed-closed authorization denies before the action
+// runs. A direct response answers before a redirect: it marks a rule that
+// cannot be served as written (no usable backend, an unresolved filter).
 func apply(res Result, route *ir.Route, req Request, listenerPort int32) Result {
 	res.Route = route
 	fwd := ForwardedRequest{Host: req.Host, Path: req.Path, Headers: req.Headers.Clone()}
@@ -17,33 +22,78 @@ func apply(res Result, route *ir.Route, req Request, listenerPort int32) Result 
 	}
 	for _, f := range route.Filters {
 		switch {
-		case f.RequestHeaderModifier != nil:
-			modifyHeaders(fwd.Headers, f.RequestHeaderModifier)
-		case f.ResponseHeaderModifier != nil:
-			res.ResponseHeaders = f.ResponseHeaderModifier
-		case f.URLRewrite != nil:
-			if f.URLRewrite.Hostname != "" {
-				fwd.Host = f.URLRewrite.Hostname
+		case f.CORS != nil && isPreflight(req):
+			res.CORSHeaders = preflightHeaders(f.CORS, req)
+			res.Outcome, res.Status, res.Mirrors = CORSPreflight, http.StatusNoContent, nil
+			return res
+		case f.CORS != nil:
+			res.CORSHeaders = actualHeaders(f.CORS, req)
+		case f.ExternalAuth != nil:
+			res.ExternalAuth = f.ExternalAuth
+			if f.ExternalAuth.Invalid != "" {
+				res.Outcome, res.Status, res.Mirrors = AuthDenied, http.StatusForbidden, nil
+				return res
 			}
-			fwd.Path = rewritePath(route.Match, f.URLRewrite.PathType, f.URLRewrite.Path, fwd.Path)
+		default:
+			res = applyRequestFilter(res, &fwd, route.Match, f)
 		}
 	}
 	res.Forwarded = fwd
 	a := route.Action
 	switch {
+	case a.DirectResponse != nil:
+		res.Outcome, res.Status = DirectResponse, a.DirectResponse.Status
 	case a.Redirect != nil:
 		res.Outcome, res.Status = Redirected, a.Redirect.StatusCode
 		res.Location = location(a.Redirect, route.Match, req, listenerPort)
-	case a.DirectResponse != nil:
-		res.Outcome, res.Status = DirectResponse, a.DirectResponse.Status
 	default:
 		res.Backend = pick(a.Backends, req.Seed)
 		res.Outcome, res.Status = Routed, http.StatusOK
 		if res.Backend == nil || res.Backend.Invalid != "" {
 			res.Outcome, res.Status = DirectResponse, http.StatusInternalServerError
+			break
 		}
+		for _, f := range res.Backend.Filters {
+			res = applyRequestFilter(res, &fwd, route.Match, f)
+		}
+		res.Forwarded = fwd
+		res.Timeouts, res.Retry, res.SessionPersistence = a.Timeouts, a.Retry, a.SessionPersistence
+	}
+	if res.Outcome != Routed {
+		res.Mirrors = nil // nothing is forwarded, so nothing is mirrored
 	}
 	return res
+}
+
+// applyRequestFilter runs one filter that changes the forwarded request or
+// the response headers, or mirrors the request.
+func applyRequestFilter(res Result, fwd *ForwardedRequest, m ir.Match, f ir.Filter) Result {
+	switch {
+	case f.RequestHeaderModifier != nil:
+		modifyHeaders(fwd.Headers, f.RequestHeaderModifier)
+	case f.ResponseHeaderModifier != nil:
+		res.ResponseHeaders = mergeHeaderModifiers(res.ResponseHeaders, f.ResponseHeaderModifier)
+	case f.URLRewrite != nil:
+		if f.URLRewrite.Hostname != "" {
+			fwd.Host = f.URLRewrite.Hostname
+		}
+		fwd.Path = rewritePath(m, f.URLRewrite.PathType, f.URLRewrite.Path, fwd.Path)
+	case f.RequestMirror != nil:
+		res.addMirror(f.RequestMirror)
+	}
+	return res
+}
+
+// listenerScheme is the scheme a request to a Gateway listener has when the
+// caller does not say: https for HTTPS listeners, http otherwise. A
+// redirect without a scheme keeps it (RequestRedirect.scheme).
+func listenerScheme(port *ir.Listener, listener string) string {
+	for _, l := range port.Listeners {
+		if l.Name == listener && l.Protocol == "HTTPS" {
+			return "https"
+		}
+	}
+	return "http"
 }
 
 // pick chooses the backend whose cumulative weight covers seed modulo the
@@ -107,11 +157,13 @@ func rewritePath(m ir.Match, typ, value, target string) string {
 	return path
 }
 
-// location builds a redirect's Location header. The port follows the
-// spec: an explicit port wins; otherwise a redirect that sets the scheme
-// uses that scheme's well-known port, and one that does not keeps the
-// listener's port. Well-known ports (80 for http, 443 for https) are left
-// out of the header.
+// location builds a redirect's Location header. The scheme is the
+// redirect's, else the request's. The port follows the spec: an explicit
+// port wins; otherwise a redirect that sets the scheme uses that scheme's
+// well-known port, and one that does not keeps the listener's port.
+// Well-known ports (80 for http, 443 for https) are left out of the header.
+// The path is the request's, rewritten by the redirect's path modifier;
+// the query string is kept, as Envoy does unless told to strip it.
 func location(r *ir.Redirect, m ir.Match, req Request, listenerPort int32) string {
 	scheme := req.Scheme
 	if scheme == "" {

@@ -67,6 +67,8 @@ type Result struct {
 	Forwarded ForwardedRequest
 	// ResponseHeaders are the response header changes the route applies.
 	ResponseHeaders *ir.HeaderModifier
+	// Effects are mirrors, CORS headers and request policies (effects.go).
+	Effects
 }
 
 // ForwardedRequest is the request after request filters ran.
@@ -95,6 +97,9 @@ func Evaluate(model ir.IR, req Request) Result {
 		return res
 	}
 	res.Listener = listener
+	if req.Scheme == "" {
+		req.Scheme = listenerScheme(port, listener)
+	}
 	for _, vh := range port.VirtualHosts {
 		if vh.Listener != listener || !hostMatches(vh.Hostname, req.Host) {
 			continue

@@ -31,6 +31,16 @@ type Listener struct {
 	Listeners    []GatewayListener `json:"listeners"`
 	TLS          []TLS             `json:"tls,omitempty"`
 	VirtualHosts []VirtualHost     `json:"virtualHosts,omitempty"`
+	// TLSRoutes are the SNI filter chains of the port's TLS listeners (see
+	// L4Route): a connection is taken by the listener whose hostname covers
+	// its SNI most specifically, then by that listener's first route whose
+	// SNI covers it, so they are sorted exact SNI first, then wildcards with
+	// more labels, then the catch-all.
+	TLSRoutes []L4Route `json:"tlsRoutes,omitempty"`
+	// Forward is the port-level forwarding of TCP and UDP listeners, which
+	// have nothing but the port to tell connections apart; sorted by
+	// listener, the route that takes the traffic first.
+	Forward []L4Route `json:"forward,omitempty"`
 }
 
 // GatewayListener is one spec.listeners entry merged onto a port.
@@ -89,6 +99,10 @@ type Filter struct {
 	RequestHeaderModifier  *HeaderModifier `json:"requestHeaderModifier,omitempty"`
 	ResponseHeaderModifier *HeaderModifier `json:"responseHeaderModifier,omitempty"`
 	URLRewrite             *URLRewrite     `json:"urlRewrite,omitempty"`
+	RequestMirror          *RequestMirror  `json:"requestMirror,omitempty"`
+	CORS                   *CORS           `json:"cors,omitempty"`
+	ExternalAuth           *ExternalAuth   `json:"externalAuth,omitempty"`
+	ExtensionRef           *ExtensionRef   `json:"extensionRef,omitempty"`
 }
 
 // HeaderModifier sets, adds and removes headers; names are kept as written
@@ -113,15 +127,21 @@ type URLRewrite struct {
 	Path     string `json:"path,omitempty"`
 }
 
-// Action is what happens to a matched request. A redirect answers the
-// request; otherwise a direct response, when set, answers it (a 500 when no
-// backend can take any request), and Backends still lists every backendRef
-// so that a reader sees why; otherwise the request is forwarded to
-// Backends by weight, with invalid backends' shares answered by a 500.
+// Action is what happens to a matched request. A direct response, when
+// set, answers it (a 500 when no backend can take any request, or when a
+// filter the rule needs cannot be resolved), and Backends still lists every
+// backendRef so that a reader sees why; otherwise a redirect answers the
+// request; otherwise the request is forwarded to Backends by weight, with
+// invalid backends' shares answered by a 500. Timeouts, Retry and
+// SessionPersistence apply to forwarded requests; nil means the rule does
+// not set them and the gateway's defaults apply.
 type Action struct {
-	Redirect       *Redirect         `json:"redirect,omitempty"`
-	DirectResponse *DirectResponse   `json:"directResponse,omitempty"`
-	Backends       []WeightedBackend `json:"backends,omitempty"`
+	Redirect           *Redirect           `json:"redirect,omitempty"`
+	DirectResponse     *DirectResponse     `json:"directResponse,omitempty"`
+	Backends           []WeightedBackend   `json:"backends,omitempty"`
+	Timeouts           *Timeouts           `json:"timeouts,omitempty"`
+	Retry              *Retry              `json:"retry,omitempty"`
+	SessionPersistence *SessionPersistence `json:"sessionPersistence,omitempty"`
 }
 
 // Redirect answers with a redirect; empty fields keep the request's value.
@@ -148,6 +168,9 @@ type WeightedBackend struct {
 	Weight  int32  `json:"weight"`
 	// Invalid says why this backend cannot be reached (its ResolvedRefs reason).
 	Invalid string `json:"invalid,omitempty"`
+	// Filters run, after the rule's filters, only on requests forwarded to
+	// this backend (HTTPBackendRef.filters).
+	Filters []Filter `json:"filters,omitempty"`
 }
 
 // Origin traces a route back to the object, rule and match it came from.
@@ -163,7 +186,7 @@ type Origin struct {
 }
 
 // Cluster is one Service port that routes forward to, named
-// "namespace/service:port".
+// "namespace/service:port" ("namespace/service:port/UDP" for a UDP port).
 type Cluster struct {
 	Name      string     `json:"name"`
 	Service   string     `json:"service"`

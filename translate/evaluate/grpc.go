@@ -1,0 +1,49 @@
+package evaluate
+
+import (
+	"net/http"
+)
+
+// GRPCCall is the request a gRPC client sends for one call: an HTTP/2 POST
+// to ":path" /<service>/<method> with content-type application/grpc and the
+// call's metadata as headers. Routes match it like any other request, so a
+// GRPCRoute's match is a path and header match in the IR.
+func GRPCCall(host string, port int32, service, method string, metadata map[string]string) Request {
+	h := http.Header{}
+	h.Set("Content-Type", "application/grpc")
+	for k, v := range metadata {
+		h.Set(k, v)
+	}
+	return Request{
+		Scheme: "http", Host: host, Port: port, Method: http.MethodPost,
+		Path: "/" + service + "/" + method, Headers: h,
+	}
+}
+
+// GRPCStatus is the gRPC status a client sees for res, by gRPC's mapping of
+// HTTP statuses a gateway answers itself (the mapping Envoy applies to its
+// local replies to gRPC requests): a routed call is OK as far as routing is
+// concerned; no route (404) is UNIMPLEMENTED; 503 is UNAVAILABLE; any other
+// error status is UNKNOWN. No Gateway on the port means the connection is
+// refused, which a client reports as UNAVAILABLE.
+func GRPCStatus(res Result) string {
+	switch {
+	case res.Outcome == Routed:
+		return "OK"
+	case res.Outcome == NoGateway:
+		return "UNAVAILABLE"
+	}
+	switch res.Status {
+	case http.StatusBadRequest:
+		return "INTERNAL"
+	case http.StatusUnauthorized:
+		return "UNAUTHENTICATED"
+	case http.StatusForbidden:
+		return "PERMISSION_DENIED"
+	case http.StatusNotFound:
+		return "UNIMPLEMENTED"
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return "UNAVAILABLE"
+	}
+	return "UNKNOWN"
+}

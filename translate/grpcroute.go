@@ -1,0 +1,100 @@
+package translate
+
+import (
+	"fmt"
+	"net/http"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// translateGRPCRoute translates a GRPCRoute into the shape every HTTP-like
+// route kind shares. A GRPCRouteRule is an HTTPRouteRule with other
+// matches: its filters, backendRefs (with their filters) and session
+// persistence have HTTPRoute's types and meaning, so the rule goes through
+// the HTTPRoute rule code, and only its matches differ; they become
+// conditions on the HTTP/2 request a gRPC call is (see grpcMatch), so that
+// virtual hosts, the IR and the evaluator treat gRPC and HTTP alike.
+// Attachment, parent status and ResolvedRefs are the shared code's. A rule
+// with an invalid match or a filter type GRPCRoute does not have is
+// dropped, as an invalid HTTPRoute rule is.
+func (w *world) translateGRPCRoute(r *gwv1.GRPCRoute) *routeResult {
+	res := &routeResult{generation: r.Generation, info: routeInfo{
+		kind:       "GRPCRoute",
+		meta:       r.ObjectMeta,
+		parentRefs: r.Spec.ParentRefs,
+		hostnames:  r.Spec.Hostnames,
+	}}
+	var refProblems []backendResult
+	for i, rule := range r.Spec.Rules {
+		field := fmt.Sprintf("spec.rules[%d]", i)
+		hr, problems, invalid := w.httpRule(res, asHTTPRule(rule), field)
+		refProblems = append(refProblems, problems...)
+		var matchProblem ruleProblem
+		hr.matches, hr.grpc, matchProblem = grpcMatches(rule.Matches, field)
+		invalid = firstProblem(grpcFilterProblem(rule, field), matchProblem, invalid)
+		if d := hr.action.DirectResponse; d != nil && d.Status == http.StatusInternalServerError {
+			// GRPCRouteRule.BackendRefs: a rule with no usable backend
+			// answers gRPC UNAVAILABLE, which is HTTP 503 on the wire (the
+			// gRPC HTTP-to-status mapping, also Envoy's for local replies
+			// to gRPC requests); an unresolved filter's error is one too.
+			d.Status = http.StatusServiceUnavailable
+			d.Reason += "; gRPC status UNAVAILABLE"
+		}
+		if invalid.reason != "" {
+			hr.dropped = true
+			res.dropped = append(res.dropped, droppedRule{index: i, problem: invalid})
+		}
+		res.rules = append(res.rules, hr)
+	}
+	res.refs = resolvedRefsCondition(refProblems)
+	return res
+}
+
+// asHTTPRule is the HTTPRouteRule with the same name, filters, backendRefs
+// and session persistence as rule, and no matches. GRPCRoute's four filter
+// types have HTTPRoute's names and configuration types; the type of any
+// other is kept as written (grpcFilterProblem reports it).
+func asHTTPRule(rule gwv1.GRPCRouteRule) gwv1.HTTPRouteRule {
+	out := gwv1.HTTPRouteRule{Name: rule.Name, Filters: asHTTPFilters(rule.Filters), SessionPersistence: rule.SessionPersistence}
+	for _, ref := range rule.BackendRefs {
+		out.BackendRefs = append(out.BackendRefs, gwv1.HTTPBackendRef{BackendRef: ref.BackendRef, Filters: asHTTPFilters(ref.Filters)})
+	}
+	return out
+}
+
+func asHTTPFilters(filters []gwv1.GRPCRouteFilter) []gwv1.HTTPRouteFilter {
+	var out []gwv1.HTTPRouteFilter
+	for _, f := range filters {
+		out = append(out, gwv1.HTTPRouteFilter{
+			Type:                   gwv1.HTTPRouteFilterType(f.Type),
+			RequestHeaderModifier:  f.RequestHeaderModifier,
+			ResponseHeaderModifier: f.ResponseHeaderModifier,
+			RequestMirror:          f.RequestMirror,
+			ExtensionRef:           f.ExtensionRef,
+		})
+	}
+	return out
+}
+
+// grpcFilterProblem makes a rule invalid when one of its filters, or of its
+// backendRefs' filters, has a type GRPCRoute does not define (the CRD's
+// enum refuses it; the spec's answer to unknown values is UnsupportedValue).
+func grpcFilterProblem(rule gwv1.GRPCRouteRule, field string) ruleProblem {
+	check := func(filters []gwv1.GRPCRouteFilter, field string) ruleProblem {
+		for i, f := range filters {
+			switch f.Type {
+			case gwv1.GRPCRouteFilterRequestHeaderModifier, gwv1.GRPCRouteFilterResponseHeaderModifier,
+				gwv1.GRPCRouteFilterRequestMirror, gwv1.GRPCRouteFilterExtensionRef:
+				continue
+			}
+			return ruleProblem{string(gwv1.RouteReasonUnsupportedValue),
+				fmt.Sprintf("%s[%d]: filter type %q is not a GRPCRoute filter type", field, i, f.Type)}
+		}
+		return ruleProblem{}
+	}
+	p := check(rule.Filters, field+".filters")
+	for j, ref := range rule.BackendRefs {
+		p = firstProblem(p, check(ref.Filters, fmt.Sprintf("%s.backendRefs[%d].filters", field, j)))
+	}
+	return p
+}

@@ -1,0 +1,122 @@
+package translate
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// resolveKindConflicts applies GRPCRouteSpec.Hostnames' rule for HTTPRoutes
+// and GRPCRoutes on one listener: when a route of one kind and a route of
+// the other are attached to the same Gateway listener and their hostnames
+// there intersect, exactly one is accepted, the oldest by
+// creationTimestamp, then the first by "{namespace}/{name}" (and, for two
+// routes of the same namespace and name, GRPCRoute before HTTPRoute). Routes
+// are visited in that order and each listener keeps what the routes before
+// claimed, so the outcome does not depend on input order.
+//
+// The spec gives no reason for the refusal; gwsim uses
+// NotAllowedByListeners, the listener being what refuses the route. A
+// parentRef refused on every listener it attached to gets Accepted=False;
+// one still attached elsewhere stays Accepted=True, loses the refused
+// listeners, and gets a warning. parents[i] are the parent results of
+// routes[i]; they are changed in place, before status and the IR are built
+// from them.
+func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentResult) []diag.Finding {
+	var order []int
+	for i, r := range routes {
+		if r.info.kind == "HTTPRoute" || r.info.kind == "GRPCRoute" {
+			order = append(order, i)
+		}
+	}
+	slices.SortFunc(order, func(i, j int) int {
+		a, b := routes[i].info, routes[j].info
+		return cmp.Or(compareCreation(a.meta.CreationTimestamp, b.meta.CreationTimestamp),
+			cmp.Compare(a.meta.Namespace, b.meta.Namespace), cmp.Compare(a.meta.Name, b.meta.Name),
+			cmp.Compare(a.kind, b.kind))
+	})
+	claims := map[listenerKey][]hostClaim{}
+	var findings []diag.Finding
+	for _, i := range order {
+		r := routes[i].info
+		for _, p := range parents[i] {
+			var kept []attachment
+			var refused []string
+			for _, a := range p.attached {
+				k := listenerKey{keyOf(p.gateway.gateway.Namespace, p.gateway.gateway.Name), a.listener.spec.Name}
+				if why, ok := conflictWith(claims[k], r.kind, a); ok {
+					refused = append(refused, why)
+					continue
+				}
+				claims[k] = append(claims[k], hostClaim{route: r, hostnames: a.hostnames})
+				kept = append(kept, a)
+			}
+			if len(refused) == 0 {
+				continue
+			}
+			p.attached = kept
+			msg := strings.Join(refused, "; ")
+			accepted := string(gwv1.RouteConditionAccepted)
+			if len(kept) == 0 {
+				p.accepted = falseCond(accepted, string(gwv1.RouteReasonNotAllowedByListeners), msg)
+				continue
+			}
+			p.accepted = trueCond(accepted, string(gwv1.RouteReasonAccepted),
+				fmt.Sprintf("attached to Gateway %s listener(s) %s; %s", p.gateway.name(), listenerNames(kept), msg))
+			findings = append(findings, w.routeFinding(r, diag.Warning, fmt.Sprintf("spec.parentRefs[%d]", p.index),
+				string(gwv1.RouteReasonNotAllowedByListeners), msg))
+		}
+	}
+	return findings
+}
+
+type listenerKey struct {
+	gateway  types.NamespacedName
+	listener gwv1.SectionName
+}
+
+// hostClaim is a route accepted on a listener with the hostnames it serves
+// there.
+type hostClaim struct {
+	route     routeInfo
+	hostnames []string
+}
+
+// conflictWith explains why attachment a of a route of kind cannot join a
+// listener that claims already hold: a route of the other HTTP kind serves
+// an intersecting hostname there.
+func conflictWith(claims []hostClaim, kind gwv1.Kind, a attachment) (string, bool) {
+	for _, c := range claims {
+		if c.route.kind == kind {
+			continue
+		}
+		if host, ok := hostnamesIntersect(c.hostnames, a.hostnames); ok {
+			return fmt.Sprintf("listener %s refuses this %s: %s %s/%s, which takes precedence (older, or first by namespace/name), already serves %s there, and HTTPRoutes and GRPCRoutes may not share a hostname on a listener",
+				a.listener.spec.Name, kind, c.route.kind, c.route.meta.Namespace, c.route.meta.Name, host), true
+		}
+	}
+	return "", false
+}
+
+// hostnamesIntersect reports whether two sets of served hostnames (as
+// intersectHostnames returns them) share a name, and the more specific side
+// of the first pair that does.
+func hostnamesIntersect(a, b []string) (string, bool) {
+	for _, x := range a {
+		for _, y := range b {
+			switch {
+			case x == CatchAll || hostnameMatches(x, y):
+				return y, true
+			case y == CatchAll || hostnameMatches(y, x):
+				return x, true
+			}
+		}
+	}
+	return "", false
+}
