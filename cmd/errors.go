@@ -1,6 +1,10 @@
 package cmd
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gwsim/gwsim/translate/diag"
+)
 
 // Exit codes shared by every command.
 const (
@@ -16,6 +20,9 @@ type exitError struct {
 	code  int
 	err   error
 	usage bool
+	// inputErrors are the load errors behind an exit 2; check renders them
+	// in its output format too, so that -o json says why it failed.
+	inputErrors []diag.Finding
 }
 
 func (e *exitError) Error() string {

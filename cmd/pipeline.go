@@ -43,13 +43,11 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		Namespace: p.Namespace,
 	})
 	if len(loaded.Errors) > 0 {
-		printFindings(streams.Err, diag.Sort(loaded.Errors))
-		return outcome{}, &exitError{code: exitUsage}
+		errs := diag.Sort(loaded.Errors)
+		printFindings(streams.Err, errs)
+		return outcome{}, &exitError{code: exitUsage, inputErrors: errs}
 	}
 	objs, assumed := load.AssumeMissing(loaded.Objects, p.ControllerName)
-	if p.Strict {
-		assumed = escalate(assumed)
-	}
 	opts := offline.Options{Translate: translate.Options{Now: translateTime()}, Store: env.Store}
 	if p.ControllerNameSet {
 		opts.Translate.ControllerNames = []string{p.ControllerName}
@@ -64,6 +62,9 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 	all = append(all, assumed...)
 	all = append(all, res.Output.Findings...)
 	all = append(all, unhealthy...)
+	if p.Strict {
+		all = escalate(all)
+	}
 	all = diag.Sort(all)
 	out := outcome{
 		Result:   res,
@@ -77,7 +78,8 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 	return out, nil
 }
 
-// escalate turns findings about assumed objects into errors (--strict).
+// escalate turns every finding about something gwsim assumed (a missing
+// GatewayClass, a namespace's labels) into an error (--strict).
 func escalate(fs []diag.Finding) []diag.Finding {
 	out := make([]diag.Finding, len(fs))
 	for i, f := range fs {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -38,6 +39,14 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 		return err
 	}
 	out, err := runPipeline(c.Context(), flags, streams, env)
+	var ee *exitError
+	if err != nil && p.findingsAreOutput && f != formatText && errors.As(err, &ee) && len(ee.inputErrors) > 0 {
+		// Machine-readable check output must explain an exit 2 as well;
+		// text output already went to stderr.
+		if rerr := p.render(streams.Out, f, outcome{Findings: ee.inputErrors}); rerr != nil {
+			return rerr
+		}
+	}
 	if err != nil {
 		return err
 	}
