@@ -51,6 +51,9 @@ func worldKinds() []worldKind {
 		{func() client.ObjectList { return &corev1.SecretList{} }, func(in *translate.Input, o client.Object) {
 			in.Secrets = append(in.Secrets, o.(*corev1.Secret))
 		}},
+		{func() client.ObjectList { return &corev1.ConfigMapList{} }, func(in *translate.Input, o client.Object) {
+			in.ConfigMaps = append(in.ConfigMaps, o.(*corev1.ConfigMap))
+		}},
 		{func() client.ObjectList { return &corev1.NamespaceList{} }, func(in *translate.Input, o client.Object) {
 			in.Namespaces = append(in.Namespaces, o.(*corev1.Namespace))
 		}},

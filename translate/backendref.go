@@ -81,7 +81,8 @@ func qualifiedKind(group, kind string) string {
 
 // cluster builds the cluster of one Service port, with the ready endpoints
 // of the Service's EndpointSlices on the port that the Service port maps to
-// (matched by port name, as kube-proxy does).
+// (matched by port name, as kube-proxy does), and the BackendTLSPolicy
+// settings that apply to the port.
 func (w *world) cluster(svc *corev1.Service, port corev1.ServicePort) ir.Cluster {
 	c := ir.Cluster{
 		Name:    fmt.Sprintf("%s/%s:%d", svc.Namespace, svc.Name, port.Port),
@@ -94,6 +95,7 @@ func (w *world) cluster(svc *corev1.Service, port corev1.ServicePort) ir.Cluster
 	if port.AppProtocol != nil {
 		c.Protocol = *port.AppProtocol
 	}
+	c.TLS = w.backendTLS.forPort(svc, port)
 	for _, es := range w.slicesBySvc[keyOf(svc.Namespace, svc.Name)] {
 		target, ok := slicePort(es, port.Name)
 		if !ok {

@@ -42,10 +42,7 @@ func (w *world) evaluateGateway(g *gwv1.Gateway) (*gatewayResult, []diag.Finding
 		findings = append(findings, finding(diag.Warning, "spec.addresses", diag.ReasonNotSupportedYet,
 			"spec.addresses are not simulated yet; gwsim assigns no addresses"))
 	}
-	if g.Spec.TLS != nil {
-		findings = append(findings, finding(diag.Warning, "spec.tls", diag.ReasonNotSupportedYet,
-			"spec.tls (frontend validation, backend client certificates) is not simulated yet"))
-	}
+	findings = append(findings, gatewayTLSFindings(g, finding)...)
 	if g.Spec.Infrastructure != nil {
 		findings = append(findings, finding(diag.Info, "spec.infrastructure", diag.ReasonNotSupportedYet,
 			"spec.infrastructure has no effect on routing and is not simulated"))
@@ -87,6 +84,6 @@ func (gr *gatewayResult) status(w *world) gwv1.GatewayStatus {
 		accepted = trueCond(string(gwv1.GatewayConditionAccepted), string(gwv1.GatewayReasonListenersNotValid),
 			"Gateway is accepted, but these listeners are not: "+strings.Join(invalid, ", "))
 	}
-	st.Conditions = stamp([]condition{accepted, programmed}, g.Generation, w.opts.Now)
+	st.Conditions = stamp(append([]condition{accepted, programmed}, insecureFrontendConditions(g)...), g.Generation, w.opts.Now)
 	return st
 }

@@ -116,7 +116,8 @@ func listenerTLS(l *listenerResult) *ir.TLS {
 	if l.spec.TLS != nil && l.spec.TLS.Mode != nil {
 		mode = *l.spec.TLS.Mode
 	}
-	return &ir.TLS{Listener: string(l.spec.Name), Mode: string(mode), SNI: hostnameOf(l.spec.Hostname), Certificates: l.certs}
+	return &ir.TLS{Listener: string(l.spec.Name), Mode: string(mode), SNI: hostnameOf(l.spec.Hostname), Certificates: l.certs,
+		FrontendValidation: l.frontend}
 }
 
 // httpEntries expands a route into one IR route per rule and match.

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/ir"
 )
 
 // listenerResult is what gwsim decided about one Gateway listener.
@@ -19,6 +21,9 @@ type listenerResult struct {
 	kinds      []gwv1.RouteGroupKind
 	certs      []string // resolved certificate Secrets, "namespace/name"
 	problems   listenerProblems
+	// frontend is the client certificate validation of an HTTPS listener
+	// (Gateway spec.tls.frontend), nil when none applies.
+	frontend *ir.FrontendValidation
 }
 
 // listenerProblems collects why a listener is not fully healthy; each field
@@ -60,6 +65,7 @@ func (w *world) evaluateListeners(g *gwv1.Gateway) []*listenerResult {
 			if r.problems.refsReason == "" {
 				w.resolveCertificates(g, r)
 			}
+			w.resolveFrontendValidation(g, r)
 		}
 		results[i] = r
 	}

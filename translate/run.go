@@ -73,6 +73,7 @@ func Translate(in Input, opts Options) Output {
 	}
 	slices.SortFunc(out.IR.Gateways, func(a, b ir.Gateway) int { return cmp.Compare(a.Name, b.Name) })
 	out.Findings = append(out.Findings, w.notSupportedKinds()...)
+	out.Findings = append(out.Findings, w.backendTLS.findings...)
 	out.Findings = diag.Sort(out.Findings)
 	return out
 }
@@ -110,9 +111,6 @@ func (w *world) notSupportedKinds() []diag.Finding {
 	}
 	for _, o := range w.in.ListenerSets {
 		add("ListenerSet", o.Namespace, o.Name)
-	}
-	for _, o := range w.in.BackendTLSPolicies {
-		add("BackendTLSPolicy", o.Namespace, o.Name)
 	}
 	return out
 }

@@ -33,6 +33,7 @@ type Input struct {
 	Services           []*corev1.Service
 	EndpointSlices     []*discoveryv1.EndpointSlice
 	Secrets            []*corev1.Secret
+	ConfigMaps         []*corev1.ConfigMap // CA bundles (key ca.crt) that BackendTLSPolicies and frontend validation name
 	Namespaces         []*corev1.Namespace
 	// Sources says where each object was loaded from; objects without an
 	// entry were assumed or created by a test harness.

@@ -21,10 +21,13 @@ type world struct {
 	gateways       map[types.NamespacedName]*gwv1.Gateway
 	services       map[types.NamespacedName]*corev1.Service
 	secrets        map[types.NamespacedName]*corev1.Secret
+	configMaps     map[types.NamespacedName]*corev1.ConfigMap
 	namespaces     map[string]*corev1.Namespace
 	slicesBySvc    map[types.NamespacedName][]*discoveryv1.EndpointSlice
 	grantsByNS     map[string][]*gwv1.ReferenceGrant
 	ourControllers map[string]bool
+	// backendTLS is decided once, after every other index is built.
+	backendTLS backendTLSResult
 }
 
 func newWorld(in Input, opts Options) *world {
@@ -35,6 +38,7 @@ func newWorld(in Input, opts Options) *world {
 		gateways:    make(map[types.NamespacedName]*gwv1.Gateway, len(in.Gateways)),
 		services:    make(map[types.NamespacedName]*corev1.Service, len(in.Services)),
 		secrets:     make(map[types.NamespacedName]*corev1.Secret, len(in.Secrets)),
+		configMaps:  make(map[types.NamespacedName]*corev1.ConfigMap, len(in.ConfigMaps)),
 		namespaces:  make(map[string]*corev1.Namespace, len(in.Namespaces)),
 		slicesBySvc: make(map[types.NamespacedName][]*discoveryv1.EndpointSlice),
 		grantsByNS:  make(map[string][]*gwv1.ReferenceGrant),
@@ -50,6 +54,9 @@ func newWorld(in Input, opts Options) *world {
 	}
 	for _, s := range in.Secrets {
 		w.secrets[keyOf(s.Namespace, s.Name)] = s
+	}
+	for _, c := range in.ConfigMaps {
+		w.configMaps[keyOf(c.Namespace, c.Name)] = c
 	}
 	for _, n := range in.Namespaces {
 		w.namespaces[n.Name] = n
@@ -74,6 +81,7 @@ func newWorld(in Input, opts Options) *world {
 			w.ourControllers[n] = true
 		}
 	}
+	w.backendTLS = w.resolveBackendTLSPolicies()
 	return w
 }
 

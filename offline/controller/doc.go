@@ -11,8 +11,10 @@
 //   - GatewayClassReconciler writes a GatewayClass's status.
 //   - GatewayReconciler gathers one Gateway's class, ListenerSets, routes,
 //     Secrets, ReferenceGrants, Namespaces, Services, EndpointSlices and
-//     BackendTLSPolicies, writes the Gateway's status and merges the parent
-//     statuses this Gateway owns into each attached route.
+//     BackendTLSPolicies (with the ConfigMaps and Secrets holding the CA
+//     bundles these and the Gateway's frontend validation name), writes the
+//     Gateway's status and merges the parent statuses this Gateway owns
+//     into each attached route.
 //   - RouteReconciler (one type for every route kind) drops the route's
 //     parent statuses that gwsim owns but whose parent is gone, no longer
 //     referenced or no longer gwsim's.

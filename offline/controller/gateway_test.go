@@ -34,6 +34,19 @@ func readWorld() []client.Object {
 		Name: "https", Port: 443, Protocol: gwv1.HTTPSProtocolType,
 		TLS: &gwv1.ListenerTLSConfig{CertificateRefs: []gwv1.SecretObjectReference{certRef("", "tls"), certRef("certs", "shared"), certRef("", "gone")}},
 	})
+	caRef := func(ns, kind, name string) gwv1.ObjectReference {
+		ref := gwv1.ObjectReference{Kind: gwv1.Kind(kind), Name: gwv1.ObjectName(name)}
+		if ns != "" {
+			ref.Namespace = ptr(gwv1.Namespace(ns))
+		}
+		return ref
+	}
+	gw.Spec.TLS = &gwv1.GatewayTLSConfig{Frontend: &gwv1.FrontendTLSConfig{
+		Default: gwv1.TLSConfig{Validation: &gwv1.FrontendTLSValidation{CACertificateRefs: []gwv1.ObjectReference{caRef("", "ConfigMap", "client-ca")}}},
+		PerPort: []gwv1.TLSPortConfig{{Port: 8443, TLS: gwv1.TLSConfig{Validation: &gwv1.FrontendTLSValidation{
+			CACertificateRefs: []gwv1.ObjectReference{caRef("cas", "ConfigMap", "partner-ca"), caRef("", "Service", "not-a-ca"), caRef("", "Secret", "tls")},
+		}}}},
+	}}
 	ls := &gwv1.ListenerSet{ObjectMeta: objMeta("apps", "ls")}
 	ls.Spec.ParentRef = gwv1.ParentGatewayReference{Name: "gw", Namespace: ptr(gwv1.Namespace("infra"))}
 	tcp := &gwv1.TCPRoute{ObjectMeta: objMeta("apps", "tcp")}
@@ -41,6 +54,7 @@ func readWorld() []client.Object {
 	tcp.Spec.Rules = []gwv1.TCPRouteRule{{BackendRefs: []gwv1.BackendRef{{BackendObjectReference: svcRef("", "db")}}}}
 	policy := &gwv1.BackendTLSPolicy{ObjectMeta: objMeta("apps", "web-tls")}
 	policy.Spec.TargetRefs = []gwv1.LocalPolicyTargetReferenceWithSectionName{{LocalPolicyTargetReference: gwv1.LocalPolicyTargetReference{Kind: "Service", Name: "web"}}}
+	policy.Spec.Validation.CACertificateRefs = []gwv1.LocalObjectReference{{Kind: "ConfigMap", Name: "web-ca"}, {Kind: "Secret", Name: "web-ca-secret"}, {Kind: "ConfigMap", Name: "missing-ca"}}
 	slice := func(ns, name, svc string) *discoveryv1.EndpointSlice {
 		return &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{discoveryv1.LabelServiceName: svc}}}
 	}
@@ -54,6 +68,9 @@ func readWorld() []client.Object {
 		&corev1.Service{ObjectMeta: objMeta("apps", "web")}, &corev1.Service{ObjectMeta: objMeta("backend", "api")},
 		&corev1.Service{ObjectMeta: objMeta("apps", "db")}, &corev1.Service{ObjectMeta: objMeta("apps", "unrelated")},
 		slice("apps", "web-1", "web"), slice("apps", "unrelated-1", "unrelated"),
+		&corev1.ConfigMap{ObjectMeta: objMeta("apps", "web-ca")}, &corev1.Secret{ObjectMeta: objMeta("apps", "web-ca-secret")},
+		&corev1.ConfigMap{ObjectMeta: objMeta("infra", "client-ca")}, &corev1.ConfigMap{ObjectMeta: objMeta("cas", "partner-ca")},
+		&corev1.ConfigMap{ObjectMeta: objMeta("apps", "unused-ca")},
 		&gwv1.ReferenceGrant{ObjectMeta: objMeta("certs", "g")}, &gwv1.ReferenceGrant{ObjectMeta: objMeta("backend", "g")}, &gwv1.ReferenceGrant{ObjectMeta: objMeta("elsewhere", "g")},
 	}
 }
@@ -87,7 +104,9 @@ func TestGatewayReconcilerReadsOnlyWhatTheGatewayDependsOn(t *testing.T) {
 		"List EndpointSlice serviceName=apps/web", "List BackendTLSPolicy targetService=apps/web",
 		"Get Service backend/api",
 		"List EndpointSlice serviceName=backend/api", "List BackendTLSPolicy targetService=backend/api",
-		"List ReferenceGrant ns=backend", "List ReferenceGrant ns=certs",
+		"Get ConfigMap apps/missing-ca", "Get ConfigMap apps/web-ca", "Get ConfigMap cas/partner-ca", "Get ConfigMap infra/client-ca",
+		"Get Secret apps/web-ca-secret",
+		"List ReferenceGrant ns=backend", "List ReferenceGrant ns=cas", "List ReferenceGrant ns=certs",
 	)
 	if diff := cmp.Diff(wantCalls, rec.calls); diff != "" {
 		t.Errorf("reads (-want +got):\n%s", diff)
@@ -96,7 +115,8 @@ func TestGatewayReconcilerReadsOnlyWhatTheGatewayDependsOn(t *testing.T) {
 		"GatewayClasses": {"/cls"}, "Gateways": {"infra/gw"}, "ListenerSets": {"apps/ls"},
 		"HTTPRoutes": {"apps/direct", "apps/via-ls"}, "TCPRoutes": {"apps/tcp"},
 		"Namespaces": {"/apps", "/backend", "/certs", "/infra"},
-		"Secrets":    {"certs/shared", "infra/tls"}, "Services": {"apps/db", "apps/web", "backend/api"},
+		"Secrets":    {"apps/web-ca-secret", "certs/shared", "infra/tls"}, "Services": {"apps/db", "apps/web", "backend/api"},
+		"ConfigMaps":     {"apps/web-ca", "cas/partner-ca", "infra/client-ca"},
 		"EndpointSlices": {"apps/web-1"}, "BackendTLSPolicies": {"apps/web-tls"}, "ReferenceGrants": {"backend/g", "certs/g"},
 	}
 	if diff := cmp.Diff(wantInput, inputNames(got)); diff != "" {
@@ -140,6 +160,9 @@ func inputNames(in translate.Input) map[string][]string {
 	}
 	for _, o := range in.Secrets {
 		add("Secrets", o)
+	}
+	for _, o := range in.ConfigMaps {
+		add("ConfigMaps", o)
 	}
 	for _, o := range in.Services {
 		add("Services", o)

@@ -106,6 +106,9 @@ const (
 	// ReasonSuperseded: an Accepted route that gets no traffic because an
 	// older route matches the same connections (TCPRoute, UDPRoute, TLSRoute).
 	ReasonSuperseded = "Superseded"
+	// ReasonNoEffect: a setting that nothing it could apply to uses (a
+	// frontend TLS perPort entry for a port with no HTTPS listener).
+	ReasonNoEffect = "NoEffect"
 )
 
 // String renders the finding the way compilers do:

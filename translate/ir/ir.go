@@ -57,6 +57,9 @@ type TLS struct {
 	Mode         string   `json:"mode"`
 	SNI          string   `json:"sni,omitempty"`
 	Certificates []string `json:"certificates,omitempty"`
+	// FrontendValidation, when set, makes clients present a certificate
+	// (see FrontendValidation).
+	FrontendValidation *FrontendValidation `json:"frontendValidation,omitempty"`
 }
 
 // VirtualHost is one effective hostname of one Gateway listener: exact
@@ -193,6 +196,9 @@ type Cluster struct {
 	Port      int32      `json:"port"`
 	Protocol  string     `json:"protocol,omitempty"`
 	Endpoints []Endpoint `json:"endpoints,omitempty"`
+	// TLS, when set, makes the gateway connect to the endpoints over TLS
+	// (a BackendTLSPolicy applies); nil means plaintext.
+	TLS *BackendTLS `json:"tls,omitempty"`
 }
 
 // Endpoint is one ready address of a cluster.
