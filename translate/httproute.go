@@ -164,16 +164,30 @@ func httpMatches(matches []gwv1.HTTPRouteMatch) []ir.Match {
 			if h.Type != nil {
 				t = *h.Type
 			}
-			im.Headers = append(im.Headers, ir.ValueMatch{Name: string(h.Name), Type: string(t), Value: h.Value})
+			im.Headers = appendFirstByName(im.Headers, ir.ValueMatch{Name: string(h.Name), Type: string(t), Value: h.Value}, strings.EqualFold)
 		}
 		for _, q := range m.QueryParams {
 			t := gwv1.QueryParamMatchExact
 			if q.Type != nil {
 				t = *q.Type
 			}
-			im.QueryParams = append(im.QueryParams, ir.ValueMatch{Name: string(q.Name), Type: string(t), Value: q.Value})
+			im.QueryParams = appendFirstByName(im.QueryParams, ir.ValueMatch{Name: string(q.Name), Type: string(t), Value: q.Value},
+				func(a, b string) bool { return a == b })
 		}
 		out[i] = im
 	}
 	return out
+}
+
+// appendFirstByName appends m unless an entry with an equivalent name is
+// already there: the spec says only the first header (names compared
+// case-insensitively) or query parameter (names compared exactly) with a
+// given name counts, and later ones are ignored.
+func appendFirstByName(ms []ir.ValueMatch, m ir.ValueMatch, same func(a, b string) bool) []ir.ValueMatch {
+	for _, e := range ms {
+		if same(e.Name, m.Name) {
+			return ms
+		}
+	}
+	return append(ms, m)
 }

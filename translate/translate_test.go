@@ -216,3 +216,21 @@ func TestParentNotFoundFinding(t *testing.T) {
 		t.Errorf("findings = %v, want one ParentNotFound at spec.parentRefs[0]", out.Findings)
 	}
 }
+
+// TestRepeatedMatchNamesKeepTheFirst follows HTTPHeaderMatch.Name and
+// HTTPQueryParamMatch.Name: only the first entry with an equivalent name
+// counts (header names case-insensitively, query names exactly).
+func TestRepeatedMatchNamesKeepTheFirst(t *testing.T) {
+	got := httpMatches([]gwv1.HTTPRouteMatch{{
+		Headers: []gwv1.HTTPHeaderMatch{{Name: "foo", Value: "a"}, {Name: "Foo", Value: "b"}, {Name: "bar", Value: "c"}},
+		QueryParams: []gwv1.HTTPQueryParamMatch{
+			{Name: "q", Value: "1"}, {Name: "q", Value: "2"}, {Name: "Q", Value: "3"},
+		},
+	}})[0]
+	if len(got.Headers) != 2 || got.Headers[0].Value != "a" || got.Headers[1].Name != "bar" {
+		t.Errorf("headers = %+v, want foo=a and bar=c", got.Headers)
+	}
+	if len(got.QueryParams) != 2 || got.QueryParams[0].Value != "1" || got.QueryParams[1].Name != "Q" {
+		t.Errorf("queryParams = %+v, want q=1 and Q=3", got.QueryParams)
+	}
+}
