@@ -74,21 +74,37 @@ func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gate
 		pr := &parentResult{index: i, ref: defaultedParentRef(ref), gateway: gr}
 		pr.accepted, pr.attached = w.attachToGateway(r, ref, gr)
 		results = append(results, pr)
-		if f, ok := w.assumedNamespaceLabels(r, gr, field); ok {
+		if f, ok := w.assumedNamespaceLabels(r, selectListeners(ref, gr), field); ok {
 			findings = append(findings, f)
 		}
 	}
 	return results, findings
 }
 
+// selectListeners returns the listeners of gr that ref's sectionName and
+// port name (all of them when it names neither).
+func selectListeners(ref gwv1.ParentReference, gr *gatewayResult) []*listenerResult {
+	var selected []*listenerResult
+	for _, l := range gr.listeners {
+		if ref.SectionName != nil && *ref.SectionName != l.spec.Name {
+			continue
+		}
+		if ref.Port != nil && *ref.Port != l.spec.Port {
+			continue
+		}
+		selected = append(selected, l)
+	}
+	return selected
+}
+
 // assumedNamespaceLabels says so when a listener's namespace selector was
 // evaluated against a namespace that has no Namespace object in the input:
 // gwsim then knows only the label the API server always sets.
-func (w *world) assumedNamespaceLabels(r routeInfo, gr *gatewayResult, field string) (diag.Finding, bool) {
+func (w *world) assumedNamespaceLabels(r routeInfo, listeners []*listenerResult, field string) (diag.Finding, bool) {
 	if _, ok := w.namespaces[r.meta.Namespace]; ok {
 		return diag.Finding{}, false
 	}
-	for _, l := range gr.listeners {
+	for _, l := range listeners {
 		ar := l.spec.AllowedRoutes
 		if ar != nil && ar.Namespaces != nil && ar.Namespaces.From != nil && *ar.Namespaces.From == gwv1.NamespacesFromSelector {
 			return w.routeFinding(r, diag.Info, field, diag.ReasonAssumed, fmt.Sprintf(
@@ -132,16 +148,7 @@ func defaultedParentRef(ref gwv1.ParentReference) gwv1.ParentReference {
 // route's (none: NoMatchingListenerHostname).
 func (w *world) attachToGateway(r routeInfo, ref gwv1.ParentReference, gr *gatewayResult) (condition, []attachment) {
 	accepted := string(gwv1.RouteConditionAccepted)
-	var selected []*listenerResult
-	for _, l := range gr.listeners {
-		if ref.SectionName != nil && *ref.SectionName != l.spec.Name {
-			continue
-		}
-		if ref.Port != nil && *ref.Port != l.spec.Port {
-			continue
-		}
-		selected = append(selected, l)
-	}
+	selected := selectListeners(ref, gr)
 	if len(selected) == 0 {
 		return falseCond(accepted, string(gwv1.RouteReasonNoMatchingParent),
 			fmt.Sprintf("Gateway %s has no listener%s", gr.name(), describeSelection(ref))), nil

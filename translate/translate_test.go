@@ -234,3 +234,31 @@ func TestRepeatedMatchNamesKeepTheFirst(t *testing.T) {
 		t.Errorf("queryParams = %+v, want q=1 and Q=3", got.QueryParams)
 	}
 }
+
+// TestAssumedNamespaceLabelsOnlyForSelectorListeners checks that the
+// namespace-label assumption is reported only when the parentRef reaches a
+// listener whose selector had to be evaluated.
+func TestAssumedNamespaceLabelsOnlyForSelectorListeners(t *testing.T) {
+	all := httpListener("all", 80, "")
+	sel := httpListener("sel", 81, "")
+	sel.AllowedRoutes.Namespaces = &gwv1.RouteNamespaces{From: ptr(gwv1.NamespacesFromSelector),
+		Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"team": "shop"}}}
+	in := Input{
+		GatewayClasses: []*gwv1.GatewayClass{testClass()},
+		Gateways:       []*gwv1.Gateway{testGateway(all, sel)},
+		HTTPRoutes: []*gwv1.HTTPRoute{
+			testRoute("app", "to-all", gwParent("all"), "svc"),
+			testRoute("app", "to-sel", gwParent("sel"), "svc"),
+		},
+		Services: []*corev1.Service{testService("app", "svc")},
+	}
+	var assumed []string
+	for _, f := range Translate(in, Options{}).Findings {
+		if f.Reason == diag.ReasonAssumed {
+			assumed = append(assumed, f.Object.Name)
+		}
+	}
+	if len(assumed) != 1 || assumed[0] != "to-sel" {
+		t.Errorf("Assumed findings for %v, want only to-sel", assumed)
+	}
+}
