@@ -32,80 +32,96 @@ type RouteKind struct {
 // reconcile pass visits them.
 func RouteKinds() []RouteKind {
 	return []RouteKind{
-		{
-			Kind:    "HTTPRoute",
-			New:     func() client.Object { return &gwv1.HTTPRoute{} },
-			NewList: func() client.ObjectList { return &gwv1.HTTPRouteList{} },
-			Access: func(o client.Object) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus) {
-				r := o.(*gwv1.HTTPRoute)
+		typedRouteKind[*gwv1.HTTPRoute]{
+			kind:    "HTTPRoute",
+			new:     func() *gwv1.HTTPRoute { return &gwv1.HTTPRoute{} },
+			newList: func() client.ObjectList { return &gwv1.HTTPRouteList{} },
+			access: func(r *gwv1.HTTPRoute) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus) {
 				return &r.Spec.CommonRouteSpec, &r.Status.RouteStatus
 			},
-			Backends: func(o client.Object) []gwv1.BackendObjectReference { return httpBackends(o.(*gwv1.HTTPRoute)) },
-			AddTo:    func(in *translate.Input, o client.Object) { in.HTTPRoutes = append(in.HTTPRoutes, o.(*gwv1.HTTPRoute)) },
-		},
-		{
-			Kind:    "GRPCRoute",
-			New:     func() client.Object { return &gwv1.GRPCRoute{} },
-			NewList: func() client.ObjectList { return &gwv1.GRPCRouteList{} },
-			Access: func(o client.Object) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus) {
-				r := o.(*gwv1.GRPCRoute)
+			backends: httpBackends,
+			add:      func(in *translate.Input, r *gwv1.HTTPRoute) { in.HTTPRoutes = append(in.HTTPRoutes, r) },
+		}.erase(),
+		typedRouteKind[*gwv1.GRPCRoute]{
+			kind:    "GRPCRoute",
+			new:     func() *gwv1.GRPCRoute { return &gwv1.GRPCRoute{} },
+			newList: func() client.ObjectList { return &gwv1.GRPCRouteList{} },
+			access: func(r *gwv1.GRPCRoute) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus) {
 				return &r.Spec.CommonRouteSpec, &r.Status.RouteStatus
 			},
-			Backends: func(o client.Object) []gwv1.BackendObjectReference { return grpcBackends(o.(*gwv1.GRPCRoute)) },
-			AddTo:    func(in *translate.Input, o client.Object) { in.GRPCRoutes = append(in.GRPCRoutes, o.(*gwv1.GRPCRoute)) },
-		},
-		{
-			Kind:    "TLSRoute",
-			New:     func() client.Object { return &gwv1.TLSRoute{} },
-			NewList: func() client.ObjectList { return &gwv1.TLSRouteList{} },
-			Access: func(o client.Object) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus) {
-				r := o.(*gwv1.TLSRoute)
+			backends: grpcBackends,
+			add:      func(in *translate.Input, r *gwv1.GRPCRoute) { in.GRPCRoutes = append(in.GRPCRoutes, r) },
+		}.erase(),
+		typedRouteKind[*gwv1.TLSRoute]{
+			kind:    "TLSRoute",
+			new:     func() *gwv1.TLSRoute { return &gwv1.TLSRoute{} },
+			newList: func() client.ObjectList { return &gwv1.TLSRouteList{} },
+			access: func(r *gwv1.TLSRoute) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus) {
 				return &r.Spec.CommonRouteSpec, &r.Status.RouteStatus
 			},
-			Backends: func(o client.Object) []gwv1.BackendObjectReference {
-				var out []gwv1.BackendObjectReference
-				for _, rule := range o.(*gwv1.TLSRoute).Spec.Rules {
-					out = appendBackendRefs(out, rule.BackendRefs)
-				}
-				return out
+			backends: func(r *gwv1.TLSRoute) []gwv1.BackendObjectReference {
+				return ruleBackends(r.Spec.Rules, func(rule gwv1.TLSRouteRule) []gwv1.BackendRef { return rule.BackendRefs })
 			},
-			AddTo: func(in *translate.Input, o client.Object) { in.TLSRoutes = append(in.TLSRoutes, o.(*gwv1.TLSRoute)) },
-		},
-		{
-			Kind:    "TCPRoute",
-			New:     func() client.Object { return &gwv1.TCPRoute{} },
-			NewList: func() client.ObjectList { return &gwv1.TCPRouteList{} },
-			Access: func(o client.Object) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus) {
-				r := o.(*gwv1.TCPRoute)
+			add: func(in *translate.Input, r *gwv1.TLSRoute) { in.TLSRoutes = append(in.TLSRoutes, r) },
+		}.erase(),
+		typedRouteKind[*gwv1.TCPRoute]{
+			kind:    "TCPRoute",
+			new:     func() *gwv1.TCPRoute { return &gwv1.TCPRoute{} },
+			newList: func() client.ObjectList { return &gwv1.TCPRouteList{} },
+			access: func(r *gwv1.TCPRoute) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus) {
 				return &r.Spec.CommonRouteSpec, &r.Status.RouteStatus
 			},
-			Backends: func(o client.Object) []gwv1.BackendObjectReference {
-				var out []gwv1.BackendObjectReference
-				for _, rule := range o.(*gwv1.TCPRoute).Spec.Rules {
-					out = appendBackendRefs(out, rule.BackendRefs)
-				}
-				return out
+			backends: func(r *gwv1.TCPRoute) []gwv1.BackendObjectReference {
+				return ruleBackends(r.Spec.Rules, func(rule gwv1.TCPRouteRule) []gwv1.BackendRef { return rule.BackendRefs })
 			},
-			AddTo: func(in *translate.Input, o client.Object) { in.TCPRoutes = append(in.TCPRoutes, o.(*gwv1.TCPRoute)) },
-		},
-		{
-			Kind:    "UDPRoute",
-			New:     func() client.Object { return &gwv1.UDPRoute{} },
-			NewList: func() client.ObjectList { return &gwv1.UDPRouteList{} },
-			Access: func(o client.Object) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus) {
-				r := o.(*gwv1.UDPRoute)
+			add: func(in *translate.Input, r *gwv1.TCPRoute) { in.TCPRoutes = append(in.TCPRoutes, r) },
+		}.erase(),
+		typedRouteKind[*gwv1.UDPRoute]{
+			kind:    "UDPRoute",
+			new:     func() *gwv1.UDPRoute { return &gwv1.UDPRoute{} },
+			newList: func() client.ObjectList { return &gwv1.UDPRouteList{} },
+			access: func(r *gwv1.UDPRoute) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus) {
 				return &r.Spec.CommonRouteSpec, &r.Status.RouteStatus
 			},
-			Backends: func(o client.Object) []gwv1.BackendObjectReference {
-				var out []gwv1.BackendObjectReference
-				for _, rule := range o.(*gwv1.UDPRoute).Spec.Rules {
-					out = appendBackendRefs(out, rule.BackendRefs)
-				}
-				return out
+			backends: func(r *gwv1.UDPRoute) []gwv1.BackendObjectReference {
+				return ruleBackends(r.Spec.Rules, func(rule gwv1.UDPRouteRule) []gwv1.BackendRef { return rule.BackendRefs })
 			},
-			AddTo: func(in *translate.Input, o client.Object) { in.UDPRoutes = append(in.UDPRoutes, o.(*gwv1.UDPRoute)) },
-		},
+			add: func(in *translate.Input, r *gwv1.UDPRoute) { in.UDPRoutes = append(in.UDPRoutes, r) },
+		}.erase(),
 	}
+}
+
+// typedRouteKind is a RouteKind written against the kind's own Go type, so
+// that each entry of RouteKinds states only what differs between kinds and
+// the type assertions live in erase alone.
+type typedRouteKind[T client.Object] struct {
+	kind     string
+	new      func() T
+	newList  func() client.ObjectList
+	access   func(T) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus)
+	backends func(T) []gwv1.BackendObjectReference
+	add      func(*translate.Input, T)
+}
+
+func (t typedRouteKind[T]) erase() RouteKind {
+	return RouteKind{
+		Kind:     t.kind,
+		New:      func() client.Object { return t.new() },
+		NewList:  t.newList,
+		Access:   func(o client.Object) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus) { return t.access(o.(T)) },
+		Backends: func(o client.Object) []gwv1.BackendObjectReference { return t.backends(o.(T)) },
+		AddTo:    func(in *translate.Input, o client.Object) { t.add(in, o.(T)) },
+	}
+}
+
+// ruleBackends returns the backendRefs of kinds whose rules hold plain
+// BackendRefs (TLS, TCP and UDP routes), in spec order.
+func ruleBackends[R any](rules []R, refs func(R) []gwv1.BackendRef) []gwv1.BackendObjectReference {
+	var out []gwv1.BackendObjectReference
+	for _, rule := range rules {
+		out = appendBackendRefs(out, refs(rule))
+	}
+	return out
 }
 
 func appendBackendRefs(out []gwv1.BackendObjectReference, refs []gwv1.BackendRef) []gwv1.BackendObjectReference {
