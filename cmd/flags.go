@@ -44,7 +44,7 @@ func (p *pipelineFlags) register(c *cobra.Command, formats ...format) {
 	fs.StringVarP(&p.Namespace, "namespace", "n", "default", "namespace of objects that do not set one")
 	fs.StringVar(&p.ControllerName, "controller-name", defaultControllerName,
 		"controller of assumed GatewayClasses; when set, only GatewayClasses with this controllerName are gwsim's")
-	fs.BoolVar(&p.Strict, "strict", false, "treat every assumption (a missing GatewayClass, namespace labels) as an error (exit 1)")
+	fs.BoolVar(&p.Strict, "strict", false, "treat every assumption (a missing GatewayClass, namespace labels, static Gateway addresses) as an error (exit 1)")
 	fs.StringVarP(&p.Output, "output", "o", string(formats[0]), "output format: "+names)
 	fs.BoolVarP(&p.Verbose, "verbose", "v", false, "print passes, object counts and info findings on stderr")
 }

@@ -14,6 +14,7 @@ type gatewayResult struct {
 	gateway   *gwv1.Gateway
 	class     *gwv1.GatewayClass
 	listeners []*listenerResult
+	addresses addressDecision
 	// attachedRoutes counts, per listener name, the routes attached to it.
 	attachedRoutes map[gwv1.SectionName]int32
 }
@@ -37,11 +38,8 @@ func (w *world) evaluateGateway(g *gwv1.Gateway) (*gatewayResult, []diag.Finding
 			fmt.Sprintf("GatewayClass %s belongs to controller %s, which gwsim was not asked to simulate (--controller-name)",
 				class.Name, class.Spec.ControllerName))}
 	}
-	var findings []diag.Finding
-	if len(g.Spec.Addresses) > 0 {
-		findings = append(findings, finding(diag.Warning, "spec.addresses", diag.ReasonNotSupportedYet,
-			"spec.addresses are not simulated yet; gwsim assigns no addresses"))
-	}
+	addresses := decideAddresses(keyOf(g.Namespace, g.Name), g.Spec.Addresses, w.opts.Addresses)
+	findings := addresses.findings(finding)
 	findings = append(findings, gatewayTLSFindings(g, finding)...)
 	if g.Spec.Infrastructure != nil {
 		findings = append(findings, finding(diag.Info, "spec.infrastructure", diag.ReasonNotSupportedYet,
@@ -51,15 +49,19 @@ func (w *world) evaluateGateway(g *gwv1.Gateway) (*gatewayResult, []diag.Finding
 		gateway:        g,
 		class:          class,
 		listeners:      w.evaluateListeners(g),
+		addresses:      addresses,
 		attachedRoutes: map[gwv1.SectionName]int32{},
 	}
 	return gr, findings
 }
 
 // status builds the Gateway's status once every route has been attached.
+// An unsupported address type outranks invalid listeners for Accepted; for
+// Programmed, an address problem outranks them too, being the one thing
+// that keeps an otherwise valid Gateway from being reachable.
 func (gr *gatewayResult) status(w *world) gwv1.GatewayStatus {
 	g := gr.gateway
-	var st gwv1.GatewayStatus
+	st := gwv1.GatewayStatus{Addresses: gr.addresses.bound}
 	var invalid []string
 	for _, l := range gr.listeners {
 		if !l.accepted {
@@ -74,7 +76,7 @@ func (gr *gatewayResult) status(w *world) gwv1.GatewayStatus {
 	}
 	accepted := trueCond(string(gwv1.GatewayConditionAccepted), string(gwv1.GatewayReasonAccepted), "Gateway is accepted")
 	programmed := trueCond(string(gwv1.GatewayConditionProgrammed), string(gwv1.GatewayReasonProgrammed),
-		"Gateway is programmed (offline: gwsim assigns no addresses)")
+		gr.addresses.programmedMessage())
 	switch {
 	case len(invalid) == len(gr.listeners):
 		msg := "no listener is valid: " + strings.Join(invalid, ", ")
@@ -83,6 +85,12 @@ func (gr *gatewayResult) status(w *world) gwv1.GatewayStatus {
 	case len(invalid) > 0:
 		accepted = trueCond(string(gwv1.GatewayConditionAccepted), string(gwv1.GatewayReasonListenersNotValid),
 			"Gateway is accepted, but these listeners are not: "+strings.Join(invalid, ", "))
+	}
+	if a, p := gr.addresses.conditions(); p != nil {
+		programmed = *p
+		if a != nil {
+			accepted = *a
+		}
 	}
 	st.Conditions = stamp(append([]condition{accepted, programmed}, insecureFrontendConditions(g)...), g.Generation, w.opts.Now)
 	return st

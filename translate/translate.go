@@ -48,6 +48,18 @@ type Options struct {
 	// Now stamps lastTransitionTime on every condition. Callers pass a fixed
 	// time so that output is deterministic.
 	Now metav1.Time
+	// Addresses gives the addresses the environment assigns to a Gateway:
+	// all of them when the Gateway requests none, and one of the requested
+	// type for each spec.addresses entry without a value (an address
+	// without a type is an IPAddress). gwsim cannot assign addresses
+	// itself, so this is an explicit input rather than something translate
+	// makes up. It is nil in the CLI: gwsim assigns none, and assumes that a
+	// real environment would fill valueless requests. The conformance
+	// harness sets it to give each Gateway a unique IP. When it is set and
+	// has no address of a requested type left, the Gateway is
+	// Programmed=False with AddressNotAssigned. It must return the same
+	// addresses for the same Gateway on every call.
+	Addresses func(gateway types.NamespacedName) []gwv1.GatewayStatusAddress
 }
 
 // Output is what Translate computes.
