@@ -2,7 +2,7 @@
 
 GO ?= go
 
-.PHONY: build test bench golden fmt
+.PHONY: build test conformance conformance-doc bench golden fmt
 
 build:
 	$(GO) build -o bin/gwsim .
@@ -14,6 +14,16 @@ test:
 	$(GO) vet ./...
 	$(GO) test ./...
 	cd conformance && $(GO) vet ./... && $(GO) test ./...
+
+# conformance runs the upstream Gateway API conformance suite in-process
+# against gwsim (conformance/upstream_test.go) and prints the results table
+# and the summary line. `make test` runs it too, without the table.
+conformance:
+	cd conformance && $(GO) test -count=1 -run '^TestUpstreamSuite$$' -v .
+
+# conformance-doc also rewrites the table in docs/conformance.md.
+conformance-doc:
+	cd conformance && $(GO) test -count=1 -run '^TestUpstreamSuite$$' -v . -update-doc
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -55,7 +55,8 @@ func targets(env controller.Env) []target {
 
 // Reconcile runs the reconcilers against c until a pass changes nothing
 // (see the package doc) and returns the number of passes taken. The
-// conformance harness calls it after every write it makes to c.
+// conformance harness calls it before any read that follows the suite's
+// writes, so that the suite sees settled status as from a live controller.
 func Reconcile(ctx context.Context, c client.Client, sources diag.Sources, opts Options) (passes int, err error) {
 	return reconcileWith(ctx, c, sources, opts, nil)
 }

@@ -54,6 +54,26 @@ func run(ctx context.Context, objs []client.Object, sources diag.Sources, opts O
 	if err != nil {
 		return nil, err
 	}
+	res, err := read(ctx, c, objs, sources, opts, tf)
+	if err != nil {
+		return nil, err
+	}
+	res.Passes = passes
+	return res, nil
+}
+
+// ReadWorld reads the world back from c, as Run does after its fixpoint,
+// and translates it: Objects holds every kind translate.Input holds, and
+// Output is Translate over them. The conformance harness calls it after
+// Reconcile, to see what the data plane would be programmed with. Passes is
+// 0: ReadWorld does not reconcile.
+func ReadWorld(ctx context.Context, c client.Client, sources diag.Sources, opts Options) (*Result, error) {
+	return read(ctx, c, nil, sources, opts, nil)
+}
+
+// read lists every Input kind (and every other kind among objs) through c
+// and translates the Input they make up.
+func read(ctx context.Context, c client.Client, objs []client.Object, sources diag.Sources, opts Options, tf controller.TranslateFunc) (*Result, error) {
 	objects, in, err := readBack(ctx, c, objs)
 	if err != nil {
 		return nil, err
@@ -62,5 +82,5 @@ func run(ctx context.Context, objs []client.Object, sources diag.Sources, opts O
 	if tf == nil {
 		tf = translate.Translate
 	}
-	return &Result{Objects: objects, Output: tf(in, opts.Translate), Passes: passes}, nil
+	return &Result{Objects: objects, Output: tf(in, opts.Translate)}, nil
 }

@@ -94,13 +94,15 @@ func newKind(s *runtime.Scheme, gvk schema.GroupVersionKind, fields map[string]c
 }
 
 // clusterScoped lists the cluster-scoped kinds of the groups gwsim's scheme
-// holds (core/v1 and the Gateway API CRDs' "scope: Cluster").
+// holds (core/v1 and the Gateway API CRDs' "scope: Cluster"), and of
+// apiextensions/v1, which the conformance harness adds to its scheme.
 func clusterScoped(gk schema.GroupKind) bool {
 	switch gk {
 	case schema.GroupKind{Kind: "Namespace"},
 		schema.GroupKind{Kind: "Node"},
 		schema.GroupKind{Kind: "PersistentVolume"},
 		schema.GroupKind{Kind: "ComponentStatus"},
+		schema.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"},
 		schema.GroupKind{Group: "gateway.networking.k8s.io", Kind: "GatewayClass"},
 		schema.GroupKind{Group: "gateway.networking.x-k8s.io", Kind: "XMesh"}:
 		return true

@@ -1,0 +1,332 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/offline"
+	"github.com/gwsim/gwsim/offline/controller"
+	"github.com/gwsim/gwsim/offline/scheme"
+	"github.com/gwsim/gwsim/translate"
+)
+
+// Cluster is what the upstream suite takes for a cluster: a client.Client
+// over gwsim's offline store, behind which gwsim's own reconcilers run to
+// fixpoint, as a live controller would have by the time the suite polls.
+//
+// It plays four parts the suite expects of a cluster:
+//   - the API server: the suite's Applier sends unstructured objects, which
+//     are converted to the typed objects the store holds (and back for reads
+//     into unstructured); the store bumps generation on spec changes through
+//     Update and Patch alike; the Gateway API CRDs are there, annotated with
+//     the bundle version and channel the suite checks;
+//   - the controller: every write marks the world dirty, and the next read
+//     first runs the kubelet and then offline.Reconcile to fixpoint, so that
+//     any status the suite reads is the settled one;
+//   - the kubelet and endpoints controller (kubelet.go): each Deployment
+//     gets Ready Pods and each Service with a selector an EndpointSlice;
+//   - the network that gives a Gateway its address: Options.Addresses hands
+//     out one IP per Gateway, which the round-tripper maps back.
+//
+// Reconciling on read rather than on write lets the Applier create a whole
+// manifest before the first pass, as a live controller's work queue would
+// batch it; the suite cannot tell the difference, since it only sees status
+// through reads.
+type Cluster struct {
+	store client.Client
+	opts  offline.Options
+
+	mu    sync.Mutex
+	dirty bool
+	// addresses are the Gateway addresses handed out so far; an address is
+	// kept for the Gateway's lifetime in the harness (and reused if a
+	// Gateway of the same name comes back), like a load balancer's.
+	addresses map[types.NamespacedName]string
+	kubelet   kubelet
+}
+
+var _ client.Client = (*Cluster)(nil)
+
+// ClusterScheme is gwsim's scheme plus the kinds a conformance run creates
+// that gwsim itself never reads: Deployments (the echo backends) and
+// CustomResourceDefinitions (for the suite's CRD version check).
+func ClusterScheme() *runtime.Scheme {
+	s := scheme.New()
+	for _, add := range []func(*runtime.Scheme) error{appsv1.AddToScheme, apiextensionsv1.AddToScheme} {
+		if err := add(s); err != nil {
+			panic(fmt.Sprintf("bug: building the cluster scheme: %v", err))
+		}
+	}
+	return s
+}
+
+// NewCluster returns a cluster whose controller owns GatewayClasses naming
+// controllerName, holding the Gateway API CRDs and objs.
+func NewCluster(controllerName string, objs ...client.Object) (*Cluster, error) {
+	c := &Cluster{
+		addresses: map[types.NamespacedName]string{},
+		kubelet:   newKubelet(),
+		dirty:     true,
+	}
+	c.opts = offline.Options{Translate: translate.Options{
+		ControllerNames: []string{controllerName},
+		Now:             metav1.NewTime(time.Unix(0, 0).UTC()),
+		Addresses:       c.gatewayAddresses,
+	}}
+	store, err := offline.IndexedStore(ClusterScheme(), append(gatewayAPICRDs(), objs...), controller.Indexes())
+	if err != nil {
+		return nil, err
+	}
+	c.store = store
+	return c, nil
+}
+
+// gatewayAddresses gives each Gateway one IPv4 address of its own, in the
+// order Gateways are first seen. It runs inside Reconcile, under c.mu.
+func (c *Cluster) gatewayAddresses(gw types.NamespacedName) []gwv1.GatewayStatusAddress {
+	addr, ok := c.addresses[gw]
+	if !ok {
+		addr = testNetAddress(len(c.addresses))
+		c.addresses[gw] = addr
+	}
+	return []gwv1.GatewayStatusAddress{{Type: new(gwv1.IPAddressType), Value: addr}}
+}
+
+// testNetAddress returns the n-th address of the documentation ranges
+// TEST-NET-2 and TEST-NET-3 (RFC 5737), which route nowhere: the tests that
+// dial a Gateway themselves are skipped, and any that slipped through must
+// not reach a real host.
+func testNetAddress(n int) string {
+	nets := []string{"198.51.100", "203.0.113"}
+	return fmt.Sprintf("%s.%d", nets[(n/254)%len(nets)], n%254+1)
+}
+
+// settle brings the world up to date after writes: the kubelet first (the
+// controller reads EndpointSlices), then gwsim's reconcilers to fixpoint.
+// The caller holds c.mu.
+func (c *Cluster) settle(ctx context.Context) error {
+	if !c.dirty {
+		return nil
+	}
+	if err := c.kubelet.sync(ctx, c.store); err != nil {
+		return fmt.Errorf("kubelet: %w", err)
+	}
+	if _, err := offline.Reconcile(ctx, c.store, nil, c.opts); err != nil {
+		return fmt.Errorf("reconciling: %w", err)
+	}
+	c.dirty = false
+	return nil
+}
+
+// World is the settled world as the data plane sees it: Output.IR is what
+// requests are evaluated against.
+func (c *Cluster) World(ctx context.Context) (*offline.Result, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.settle(ctx); err != nil {
+		return nil, err
+	}
+	return offline.ReadWorld(ctx, c.store, nil, c.opts)
+}
+
+// read runs fn against the store after settling.
+func (c *Cluster) read(ctx context.Context, fn func() error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.settle(ctx); err != nil {
+		return err
+	}
+	return fn()
+}
+
+// write runs fn against the store and marks the world dirty.
+func (c *Cluster) write(fn func() error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dirty = true
+	return fn()
+}
+
+func (c *Cluster) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	return c.read(ctx, func() error {
+		return viaTyped(c.store.Scheme(), obj, func(typed client.Object) error {
+			return c.store.Get(ctx, key, typed, opts...)
+		})
+	})
+}
+
+func (c *Cluster) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	return c.read(ctx, func() error {
+		return listViaTyped(c.store.Scheme(), list, func(typed client.ObjectList) error {
+			return c.store.List(ctx, typed, opts...)
+		})
+	})
+}
+
+func (c *Cluster) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
+	return c.write(func() error {
+		return viaTyped(c.store.Scheme(), obj, func(typed client.Object) error {
+			return c.store.Create(ctx, typed, opts...)
+		})
+	})
+}
+
+func (c *Cluster) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
+	return c.write(func() error {
+		return viaTyped(c.store.Scheme(), obj, func(typed client.Object) error {
+			return c.store.Update(ctx, typed, opts...)
+		})
+	})
+}
+
+func (c *Cluster) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+	return c.write(func() error {
+		return viaTyped(c.store.Scheme(), obj, func(typed client.Object) error {
+			return c.store.Patch(ctx, typed, patch, opts...)
+		})
+	})
+}
+
+func (c *Cluster) Delete(ctx context.Context, obj client.Object, opts ...client.DeleteOption) error {
+	return c.write(func() error {
+		return viaTyped(c.store.Scheme(), obj, func(typed client.Object) error {
+			return c.store.Delete(ctx, typed, opts...)
+		})
+	})
+}
+
+func (c *Cluster) DeleteAllOf(ctx context.Context, obj client.Object, opts ...client.DeleteAllOfOption) error {
+	return c.write(func() error {
+		return viaTyped(c.store.Scheme(), obj, func(typed client.Object) error {
+			return c.store.DeleteAllOf(ctx, typed, opts...)
+		})
+	})
+}
+
+func (c *Cluster) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+	return c.write(func() error { return c.store.Apply(ctx, obj, opts...) })
+}
+
+func (c *Cluster) Status() client.SubResourceWriter { return c.SubResource("status") }
+
+func (c *Cluster) SubResource(name string) client.SubResourceClient {
+	return &clusterSubResource{c: c, inner: c.store.SubResource(name)}
+}
+
+func (c *Cluster) Scheme() *runtime.Scheme { return c.store.Scheme() }
+
+func (c *Cluster) RESTMapper() meta.RESTMapper { return c.store.RESTMapper() }
+
+func (c *Cluster) GroupVersionKindFor(obj runtime.Object) (schema.GroupVersionKind, error) {
+	return c.store.GroupVersionKindFor(obj)
+}
+
+func (c *Cluster) IsObjectNamespaced(obj runtime.Object) (bool, error) {
+	return c.store.IsObjectNamespaced(obj)
+}
+
+// clusterSubResource routes status writes (the suite's own, for example
+// when it clears a Gateway's status) through the same dirty marking.
+type clusterSubResource struct {
+	c     *Cluster
+	inner client.SubResourceClient
+}
+
+func (s *clusterSubResource) Get(ctx context.Context, obj, sub client.Object, opts ...client.SubResourceGetOption) error {
+	return s.c.read(ctx, func() error { return s.inner.Get(ctx, obj, sub, opts...) })
+}
+
+func (s *clusterSubResource) Create(ctx context.Context, obj, sub client.Object, opts ...client.SubResourceCreateOption) error {
+	return s.c.write(func() error { return s.inner.Create(ctx, obj, sub, opts...) })
+}
+
+func (s *clusterSubResource) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+	return s.c.write(func() error {
+		return viaTyped(s.c.store.Scheme(), obj, func(typed client.Object) error { return s.inner.Update(ctx, typed, opts...) })
+	})
+}
+
+func (s *clusterSubResource) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+	return s.c.write(func() error {
+		return viaTyped(s.c.store.Scheme(), obj, func(typed client.Object) error { return s.inner.Patch(ctx, typed, patch, opts...) })
+	})
+}
+
+func (s *clusterSubResource) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+	return s.c.write(func() error { return s.inner.Apply(ctx, obj, opts...) })
+}
+
+// viaTyped runs fn with obj as the typed object the store holds: an
+// unstructured obj is converted to its scheme type first and the result
+// (resourceVersion, generation, status) converted back into it.
+func viaTyped(s *runtime.Scheme, obj client.Object, fn func(client.Object) error) error {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return fn(obj)
+	}
+	gvk := u.GroupVersionKind()
+	typed, err := s.New(gvk)
+	if err != nil {
+		return fmt.Errorf("cluster: %s is not a kind the cluster knows: %w", gvk, err)
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, typed); err != nil {
+		return fmt.Errorf("cluster: converting %s %s/%s: %w", gvk.Kind, u.GetNamespace(), u.GetName(), err)
+	}
+	to := typed.(client.Object)
+	if err := fn(to); err != nil {
+		return err
+	}
+	back, err := runtime.DefaultUnstructuredConverter.ToUnstructured(to)
+	if err != nil {
+		return err
+	}
+	u.Object = back
+	u.SetGroupVersionKind(gvk)
+	return nil
+}
+
+// listViaTyped is viaTyped for lists.
+func listViaTyped(s *runtime.Scheme, list client.ObjectList, fn func(client.ObjectList) error) error {
+	u, ok := list.(*unstructured.UnstructuredList)
+	if !ok {
+		return fn(list)
+	}
+	gvk := u.GroupVersionKind()
+	typed, err := s.New(gvk)
+	if err != nil {
+		return fmt.Errorf("cluster: %s is not a kind the cluster knows: %w", gvk, err)
+	}
+	to := typed.(client.ObjectList)
+	if err := fn(to); err != nil {
+		return err
+	}
+	back, err := runtime.DefaultUnstructuredConverter.ToUnstructured(to)
+	if err != nil {
+		return err
+	}
+	items, _ := back["items"].([]any)
+	u.Items = u.Items[:0]
+	itemGVK := gvk
+	itemGVK.Kind = strings.TrimSuffix(gvk.Kind, "List")
+	for _, it := range items {
+		m, _ := it.(map[string]any)
+		item := unstructured.Unstructured{Object: m}
+		item.SetGroupVersionKind(itemGVK)
+		u.Items = append(u.Items, item)
+	}
+	return nil
+}
