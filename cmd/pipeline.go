@@ -30,6 +30,9 @@ type outcome struct {
 	Failed bool
 	// Assumed counts the objects gwsim made up.
 	Assumed int
+	// Sources says where each loaded object starts, for commands that
+	// point at YAML outside of findings (explain).
+	Sources diag.Sources
 }
 
 // runPipeline is the one path from flags to results that every command
@@ -71,6 +74,7 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		Findings: all,
 		Failed:   len(unhealthy) > 0 || summarize(all).Errors > 0,
 		Assumed:  len(objs) - len(loaded.Objects),
+		Sources:  loaded.Sources,
 	}
 	if p.Verbose {
 		printVerbose(streams.Err, out, len(loaded.Objects))

@@ -14,15 +14,18 @@ import (
 // hostname), what it matches and what it does. The table and the yaml/json
 // outputs print the same rows.
 type routeRow struct {
-	Gateway  string      `json:"gateway"`
-	Port     int32       `json:"port"`
-	Protocol string      `json:"protocol"`
-	Hostname string      `json:"hostname"`
-	Listener string      `json:"listener,omitempty"`
-	Match    ir.Match    `json:"match,omitzero"`
-	Filters  []ir.Filter `json:"filters,omitempty"`
-	Action   ir.Action   `json:"action,omitzero"`
-	Origin   ir.Origin   `json:"origin"`
+	Gateway  string `json:"gateway"`
+	Port     int32  `json:"port"`
+	Protocol string `json:"protocol"`
+	Hostname string `json:"hostname"`
+	Listener string `json:"listener,omitempty"`
+	// ListenerSet is "namespace/name" of the ListenerSet the listener comes
+	// from; empty for the Gateway's own listeners.
+	ListenerSet string      `json:"listenerSet,omitempty"`
+	Match       ir.Match    `json:"match,omitzero"`
+	Filters     []ir.Filter `json:"filters,omitempty"`
+	Action      ir.Action   `json:"action,omitzero"`
+	Origin      ir.Origin   `json:"origin"`
 	// L4 is set, and Match and Action are empty, on rows of TLSRoutes,
 	// TCPRoutes and UDPRoutes (render_routes_l4.go).
 	L4 *l4Row `json:"l4,omitempty"`
@@ -34,25 +37,48 @@ func routeRows(model ir.IR) []routeRow {
 	rows := []routeRow{}
 	for _, gw := range model.Gateways {
 		for _, l := range gw.Listeners {
+			sets := listenerSets(l)
 			for _, vh := range l.VirtualHosts {
 				for _, r := range vh.Routes {
 					rows = append(rows, routeRow{
-						Gateway:  gw.Name,
-						Port:     l.Port,
-						Protocol: l.Protocol,
-						Hostname: vh.Hostname,
-						Listener: vh.Listener,
-						Match:    r.Match,
-						Filters:  r.Filters,
-						Action:   r.Action,
-						Origin:   r.Origin,
+						Gateway:     gw.Name,
+						Port:        l.Port,
+						Protocol:    l.Protocol,
+						Hostname:    vh.Hostname,
+						Listener:    vh.Listener,
+						ListenerSet: sets[vh.Listener],
+						Match:       r.Match,
+						Filters:     r.Filters,
+						Action:      r.Action,
+						Origin:      r.Origin,
 					})
 				}
 			}
-			rows = append(rows, l4RouteRows(gw.Name, l)...)
+			rows = append(rows, l4RouteRows(gw.Name, l, sets)...)
 		}
 	}
 	return rows
+}
+
+// listenerSets maps the names of a port's listeners that come from a
+// ListenerSet to that ListenerSet.
+func listenerSets(l ir.Listener) map[string]string {
+	out := map[string]string{}
+	for _, gl := range l.Listeners {
+		if gl.ListenerSet != "" {
+			out[gl.Name] = gl.ListenerSet
+		}
+	}
+	return out
+}
+
+// gatewayCell renders the GATEWAY column: the Gateway, and the ListenerSet
+// whose listener serves the row, if any.
+func (r routeRow) gatewayCell() string {
+	if r.ListenerSet == "" {
+		return r.Gateway
+	}
+	return r.Gateway + " via ListenerSet " + r.ListenerSet
 }
 
 // routesDoc wraps the route rows so that yaml and json outputs are objects
@@ -81,7 +107,7 @@ func renderRoutesTable(w io.Writer, model ir.IR) error {
 	fmt.Fprintln(tw, "GATEWAY\tPORT/PROTO\tHOST\tMATCH\tBACKENDS\tFILTERS\tROUTE")
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%d/%s\t%s\t%s\t%s\t%s\t%s\n",
-			r.Gateway, r.Port, r.Protocol, orDash(r.Hostname),
+			r.gatewayCell(), r.Port, r.Protocol, orDash(r.Hostname),
 			r.matchCell(), r.actionCell(), filtersCell(r.Filters, r.Action), formatOrigin(r.Origin))
 	}
 	return tw.Flush()

@@ -22,7 +22,7 @@ type l4Row struct {
 // specific SNI first, then TCP and UDP forwarding. PORT/PROTO shows the
 // Gateway listener's own protocol, since a TCP and a UDP listener may share
 // a port number and the row belongs to one of them.
-func l4RouteRows(gateway string, l ir.Listener) []routeRow {
+func l4RouteRows(gateway string, l ir.Listener, sets map[string]string) []routeRow {
 	protocols := map[string]string{}
 	for _, gl := range l.Listeners {
 		protocols[gl.Name] = gl.Protocol
@@ -31,8 +31,8 @@ func l4RouteRows(gateway string, l ir.Listener) []routeRow {
 	for _, r := range append(append([]ir.L4Route{}, l.TLSRoutes...), l.Forward...) {
 		row := routeRow{
 			Gateway: gateway, Port: l.Port, Protocol: protocols[r.Listener], Hostname: "*", Listener: r.Listener,
-			Origin: r.Origin,
-			L4:     &l4Row{Match: "port", Backends: r.Backends, Reject: r.Reject, SupersededBy: r.SupersededBy},
+			ListenerSet: sets[r.Listener], Origin: r.Origin,
+			L4: &l4Row{Match: "port", Backends: r.Backends, Reject: r.Reject, SupersededBy: r.SupersededBy},
 		}
 		if r.SNI != "" {
 			row.Hostname, row.L4.Match = r.SNI, "SNI "+r.SNI

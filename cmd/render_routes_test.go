@@ -201,3 +201,30 @@ func TestRenderRoutesData(t *testing.T) {
 		})
 	}
 }
+
+// TestRouteRowsNameTheListenerSet checks that rows served by a
+// ListenerSet's listener, HTTP or L4, say which ListenerSet they come from.
+func TestRouteRowsNameTheListenerSet(t *testing.T) {
+	origin := ir.Origin{Kind: "HTTPRoute", Namespace: "apps", Name: "r"}
+	model := ir.IR{Gateways: []ir.Gateway{{Name: "infra/gw", Listeners: []ir.Listener{{
+		Port: 80, Protocol: "HTTP+TCP",
+		Listeners: []ir.GatewayListener{
+			{Name: "http", Protocol: "HTTP"},
+			{Name: "apps/ls/http", Protocol: "HTTP", ListenerSet: "apps/ls"},
+			{Name: "apps/ls/tcp", Protocol: "TCP", ListenerSet: "apps/ls"},
+		},
+		VirtualHosts: []ir.VirtualHost{
+			{Hostname: "*", Listener: "apps/ls/http", Routes: []ir.Route{{Origin: origin}}},
+			{Hostname: "*", Listener: "http", Routes: []ir.Route{{Origin: origin}}},
+		},
+		Forward: []ir.L4Route{{Listener: "apps/ls/tcp", Origin: ir.Origin{Kind: "TCPRoute", Namespace: "apps", Name: "t"}}},
+	}}}}}
+	var got []string
+	for _, r := range routeRows(model) {
+		got = append(got, r.gatewayCell())
+	}
+	want := []string{"infra/gw via ListenerSet apps/ls", "infra/gw", "infra/gw via ListenerSet apps/ls"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("GATEWAY cells (-want +got):\n%s", diff)
+	}
+}

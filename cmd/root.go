@@ -48,6 +48,7 @@ func newRootCmd(streams Streams, env Env) *cobra.Command {
 		irCommand().command(streams, env, nil),
 		statusCommand().command(streams, env, nil),
 		checkCommand().command(streams, env, nil),
+		explainCommand(streams, env),
 		newVersionCmd(streams),
 	)
 	return root

@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -40,7 +41,9 @@ import (
 //   - the kubelet and endpoints controller (kubelet.go): each Deployment
 //     gets Ready Pods and each Service with a selector an EndpointSlice;
 //   - the network that gives a Gateway its address: Options.Addresses hands
-//     out one IP per Gateway, which the round-tripper maps back.
+//     out one IP per Gateway, which the round-tripper maps back, and
+//     Options.AddressUsable refuses the static addresses of the suite's
+//     unusable pool (UnusableStaticAddresses).
 //
 // Reconciling on read rather than on write lets the Applier create a whole
 // manifest before the first pass, as a live controller's work queue would
@@ -52,6 +55,10 @@ type Cluster struct {
 
 	mu    sync.Mutex
 	dirty bool
+	// world is the settled world World last read back, kept until the next
+	// write: the data plane reads it for every request, and reading it
+	// back runs a whole-world Translate.
+	world *offline.Result
 	// addresses are the Gateway addresses handed out so far; an address is
 	// kept for the Gateway's lifetime in the harness (and reused if a
 	// Gateway of the same name comes back), like a load balancer's.
@@ -86,6 +93,7 @@ func NewCluster(controllerName string, objs ...client.Object) (*Cluster, error) 
 		ControllerNames: []string{controllerName},
 		Now:             metav1.NewTime(time.Unix(0, 0).UTC()),
 		Addresses:       c.gatewayAddresses,
+		AddressUsable:   staticAddressUsable,
 	}}
 	store, err := offline.IndexedStore(ClusterScheme(), append(gatewayAPICRDs(), objs...), controller.Indexes())
 	if err != nil {
@@ -109,10 +117,36 @@ func (c *Cluster) gatewayAddresses(gw types.NamespacedName) []gwv1.GatewayStatus
 // testNetAddress returns the n-th address of the documentation ranges
 // TEST-NET-2 and TEST-NET-3 (RFC 5737), which route nowhere: the tests that
 // dial a Gateway themselves are skipped, and any that slipped through must
-// not reach a real host.
+// not reach a real host. It cycles through 198.51.100.1-254, then
+// 203.0.113.1-252: 203.0.113.253 and .254 are the static address pools,
+// which no Gateway is handed.
 func testNetAddress(n int) string {
-	nets := []string{"198.51.100", "203.0.113"}
-	return fmt.Sprintf("%s.%d", nets[(n/254)%len(nets)], n%254+1)
+	const net2, net3 = 254, 252
+	n %= net2 + net3
+	if n < net2 {
+		return fmt.Sprintf("198.51.100.%d", n+1)
+	}
+	return fmt.Sprintf("203.0.113.%d", n-net2+1)
+}
+
+// UsableStaticAddresses is the suite's pool of static Gateway addresses
+// the network can bind (suite.ConformanceOptions.UsableNetworkAddresses):
+// one TEST-NET-3 address no Gateway is handed.
+func UsableStaticAddresses() []gwv1.GatewaySpecAddress {
+	return []gwv1.GatewaySpecAddress{{Type: new(gwv1.IPAddressType), Value: "203.0.113.253"}}
+}
+
+// UnusableStaticAddresses is the suite's pool of static Gateway addresses
+// the network refuses (suite.ConformanceOptions.UnusableNetworkAddresses),
+// as if another host held them.
+func UnusableStaticAddresses() []gwv1.GatewaySpecAddress {
+	return []gwv1.GatewaySpecAddress{{Type: new(gwv1.IPAddressType), Value: "203.0.113.254"}}
+}
+
+// staticAddressUsable is the network's answer to a Gateway that requests a
+// static address: every address is usable but those of the unusable pool.
+func staticAddressUsable(_ types.NamespacedName, addr gwv1.GatewaySpecAddress) bool {
+	return !slices.ContainsFunc(UnusableStaticAddresses(), func(u gwv1.GatewaySpecAddress) bool { return u.Value == addr.Value })
 }
 
 // settle brings the world up to date after writes: the kubelet first (the
@@ -133,14 +167,23 @@ func (c *Cluster) settle(ctx context.Context) error {
 }
 
 // World is the settled world as the data plane sees it: Output.IR is what
-// requests are evaluated against.
+// requests are evaluated against. The same Result is returned until the
+// next write; callers must not modify it.
 func (c *Cluster) World(ctx context.Context) (*offline.Result, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.world != nil {
+		return c.world, nil
+	}
 	if err := c.settle(ctx); err != nil {
 		return nil, err
 	}
-	return offline.ReadWorld(ctx, c.store, nil, c.opts)
+	w, err := offline.ReadWorld(ctx, c.store, nil, c.opts)
+	if err != nil {
+		return nil, err
+	}
+	c.world = w
+	return w, nil
 }
 
 // read runs fn against the store after settling.
@@ -157,7 +200,7 @@ func (c *Cluster) read(ctx context.Context, fn func() error) error {
 func (c *Cluster) write(fn func() error) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.dirty = true
+	c.dirty, c.world = true, nil
 	return fn()
 }
 

@@ -11,22 +11,20 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/gateway-api/conformance/utils/roundtripper"
 
-	"github.com/gwsim/gwsim/offline"
 	"github.com/gwsim/gwsim/translate/evaluate"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
-// RoundTripper is the suite's roundtripper.RoundTripper over a Cluster: it
+// RoundTripper is the suite's roundtripper.RoundTripper over a Network: it
 // answers each request from gwsim's evaluator (evaluate.EvaluateConnection
 // for the connection, evaluate.Evaluate for the request) run against the
 // cluster's settled IR, never from what the test expects. It plays the
@@ -39,35 +37,38 @@ import (
 //   - an https request (URL scheme https, or Protocol HTTPS or H2) opens
 //     with a ClientHello whose SNI is ServerName (the Host when empty): the
 //     SNI picks the listener. A TLS listener forwards the stream to its
-//     TLSRoute's backend; an HTTPS listener terminates TLS and the request
-//     is routed, with a 421 when its Host belongs to another listener than
-//     the SNI's (misdirected request, as Envoy-based gateways answer). No
-//     listener for the SNI closes the connection (an error);
+//     TLSRoute's backend; an HTTPS listener terminates TLS, asking for a
+//     client certificate when it validates them (clientcert.go), and the
+//     request is routed, with a 421 when its Host belongs to another
+//     listener than the SNI's (misdirected request, as Envoy-based gateways
+//     answer). No listener for the SNI closes the connection (an error);
 //   - a plain request to a port whose listeners expect TLS is an error; one
 //     to a TCP listener is forwarded as bytes to its TCPRoute's backend;
 //   - a routed request reaches one random endpoint of the backend the
 //     evaluator picked with a random seed (so weights show as a
-//     distribution), and the Pod with that IP answers as echo-basic does:
-//     the request as forwarded (path with query, Host, headers, method) in
-//     the body, X-Echo-Set-Header honoured, /status/NNN answered with NNN;
-//     the route's response header modifier and CORS headers then apply;
+//     distribution), and the Pod with that IP answers as echo-basic does
+//     (echo.go); the route's response header modifier and CORS headers then
+//     apply. A rule's retry policy retries a reset or a listed status, on a
+//     random endpoint each time. Each mirror gets a copy of the forwarded
+//     request for its share of requests, on one random endpoint, whose Pod
+//     logs it as echo-basic does;
 //   - the gateway answers itself when no route matches (404), with a
 //     rule's direct response (500 for invalid backends), a redirect (3xx,
 //     Location and RedirectRequest as DefaultRoundTripper parses them), a
 //     CORS preflight (204), a backend without endpoints or whose
-//     BackendTLSPolicy is invalid (503, Envoy's "no healthy upstream"), and
-//     a timeout shorter than the echo's ?delay= (504).
+//     BackendTLSPolicy is invalid (503, Envoy's "no healthy upstream"), an
+//     endpoint no Pod answers for or a connection reset (503), and a
+//     timeout shorter than the echo's ?delay= (504).
 //
-// Not emulated: certificate verification (Request.ServerCertificate, the
+// Not emulated: the server certificate (Request.ServerCertificate, the
 // listener's certificate and a BackendTLSPolicy's hostname check against
-// the backend's certificate), client certificates (frontend validation),
-// following redirects (the suite's redirect tests set UnfollowRedirect; a
-// redirect is always returned as is), retries, session persistence,
-// mirroring, the gateway's default timeout and real delays, request bodies,
-// the headers a client or proxy adds (User-Agent, X-Forwarded-*), and
-// WebSocket or gRPC traffic.
+// the backend's certificate), following redirects (the suite's redirect
+// tests set UnfollowRedirect; a redirect is always returned as is),
+// session persistence, the gateway's default timeout, real delays (a
+// retry's backoff, ?delay=), request bodies, and the headers a client or
+// proxy adds (User-Agent, X-Forwarded-*).
 type RoundTripper struct {
-	Cluster *Cluster
+	Network *Network
 }
 
 var _ roundtripper.RoundTripper = (*RoundTripper)(nil)
@@ -75,46 +76,13 @@ var _ roundtripper.RoundTripper = (*RoundTripper)(nil)
 // CaptureRoundTrip answers req from the cluster's world as it stands now.
 // An error is what a client would get without a response: no Gateway at
 // the address, nothing listening on the port, a connection the gateway
-// closes; any HTTP status is a response.
+// closes, a failed TLS handshake; any HTTP status is a response.
 func (rt *RoundTripper) CaptureRoundTrip(req roundtripper.Request) (*roundtripper.CapturedRequest, *roundtripper.CapturedResponse, error) {
-	ctx := context.Background()
-	world, err := rt.Cluster.World(ctx)
+	dp, err := rt.Network.dataPlane(context.Background())
 	if err != nil {
 		return nil, nil, fmt.Errorf("gwsim round-tripper: %w", err)
 	}
-	var pods corev1.PodList
-	if err := rt.Cluster.List(ctx, &pods); err != nil {
-		return nil, nil, fmt.Errorf("gwsim round-tripper: listing Pods: %w", err)
-	}
-	return newDataPlane(world, pods.Items).roundTrip(req)
-}
-
-// dataPlane is one settled world as the network sees it.
-type dataPlane struct {
-	model ir.IR
-	// gateways maps a Gateway status address to the Gateway, "ns/name".
-	gateways map[string]string
-	// pods maps a Pod IP to the Pod, which answers for its endpoint.
-	pods map[string]*corev1.Pod
-}
-
-func newDataPlane(world *offline.Result, pods []corev1.Pod) *dataPlane {
-	dp := &dataPlane{model: world.Output.IR, gateways: map[string]string{}, pods: map[string]*corev1.Pod{}}
-	for _, o := range world.Objects {
-		gw, ok := o.(*gwv1.Gateway)
-		if !ok {
-			continue
-		}
-		for _, a := range gw.Status.Addresses {
-			dp.gateways[a.Value] = gw.Namespace + "/" + gw.Name
-		}
-	}
-	for i := range pods {
-		if ip := pods[i].Status.PodIP; ip != "" {
-			dp.pods[ip] = &pods[i]
-		}
-	}
-	return dp
+	return dp.roundTrip(req)
 }
 
 // call is one request as the client sends it.
@@ -180,8 +148,12 @@ func (dp *dataPlane) roundTrip(req roundtripper.Request) (*roundtripper.Captured
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := dp.dial(c); err != nil {
-		return nil, nil, err
+	c.gateway, c.listeners, err = dp.port(c.req.URL.Hostname(), c.port)
+	switch {
+	case errors.Is(err, errRefused):
+		return nil, nil, c.refused()
+	case err != nil:
+		return nil, nil, c.fail(err)
 	}
 	conn := evaluate.Connection{Gateway: c.gateway, Port: c.port, Protocol: "TCP", Seed: rand.Int64()}
 	if c.tls {
@@ -190,6 +162,11 @@ func (dp *dataPlane) roundTrip(req roundtripper.Request) (*roundtripper.Captured
 	cres := evaluate.EvaluateConnection(dp.model, conn)
 	switch cres.Outcome {
 	case evaluate.HTTPListener:
+		if c.tls {
+			if err := dp.handshake(c, cres.Listener); err != nil {
+				return nil, nil, c.fail(err)
+			}
+		}
 		return dp.serveHTTP(c, cres.Listener)
 	case evaluate.Forwarded:
 		return dp.forwardStream(c, cres)
@@ -199,37 +176,9 @@ func (dp *dataPlane) roundTrip(req roundtripper.Request) (*roundtripper.Captured
 	return nil, nil, c.closed(cres.Reason)
 }
 
-// dial finds the Gateway listening at the request's address and port.
-func (dp *dataPlane) dial(c *call) error {
-	addr := c.req.URL.Hostname()
-	gw, ok := dp.gateways[addr]
-	if !ok {
-		if net.ParseIP(addr) == nil {
-			return c.fail(&net.DNSError{Err: "no such host", Name: addr, IsNotFound: true})
-		}
-		return c.refused()
-	}
-	for gi := range dp.model.Gateways {
-		g := &dp.model.Gateways[gi]
-		if g.Name != gw {
-			continue
-		}
-		for li := range g.Listeners {
-			if g.Listeners[li].Port == c.port {
-				c.gateway, c.listeners = gw, &g.Listeners[li]
-				return nil
-			}
-		}
-	}
-	return c.refused()
-}
-
 // serveHTTP routes a request that an HTTP or HTTPS listener took;
 // listener is the one the SNI picked for a TLS client.
 func (dp *dataPlane) serveHTTP(c *call, listener string) (*roundtripper.CapturedRequest, *roundtripper.CapturedResponse, error) {
-	if c.tls && c.listenerProtocol(listener) != string(gwv1.HTTPSProtocolType) {
-		return nil, nil, c.fail(errors.New("tls: first record does not look like a TLS handshake"))
-	}
 	scheme := "http"
 	if c.tls {
 		scheme = "https"
@@ -260,17 +209,15 @@ func (dp *dataPlane) serveHTTP(c *call, listener string) (*roundtripper.Captured
 		creq, cres = c.local(res.Status, nil)
 	}
 	h := http.Header(cres.Headers)
-	if res.ResponseHeaders != nil {
-		modifyHeaders(h, res.ResponseHeaders)
-	}
+	evaluate.ModifyHeaders(h, res.ResponseHeaders)
 	for name, values := range res.CORSHeaders {
 		h[name] = append([]string(nil), values...)
 	}
 	return creq, cres, nil
 }
 
-// forwardRequest sends a routed request to one endpoint of the chosen
-// backend.
+// forwardRequest sends a routed request to the chosen backend, retrying
+// as the rule says, and copies it to the rule's mirrors.
 func (dp *dataPlane) forwardRequest(c *call, res evaluate.Result) (*roundtripper.CapturedRequest, *roundtripper.CapturedResponse) {
 	cl := dp.cluster(res.Gateway, res.Backend.Cluster)
 	if cl == nil || len(cl.Endpoints) == 0 || (cl.TLS != nil && cl.TLS.Invalid != "") {
@@ -286,14 +233,66 @@ func (dp *dataPlane) forwardRequest(c *call, res evaluate.Result) (*roundtripper
 	if host == c.host {
 		host = c.hostHeader // not rewritten: the Host header goes on as sent
 	}
-	e := echoRequest{path: res.Forwarded.Path, host: host, method: c.method, headers: res.Forwarded.Headers, proto: "HTTP/1.1"}
+	e := echoRequest{path: res.Forwarded.Path, host: host, method: c.method, headers: res.Forwarded.Headers, proto: "HTTP/1.1", client: c.req.URL.Hostname()}
 	if cl.Protocol == "kubernetes.io/h2c" {
 		e.proto = "HTTP/2.0"
 	}
 	if cl.TLS != nil {
 		e.serverName = cl.TLS.SNI
 	}
-	return dp.echo(c, cl, e)
+	dp.mirror(res, e)
+	a := dp.sendWithRetries(cl, e, res.Retry)
+	return c.answer(a)
+}
+
+// sendWithRetries sends e to a random endpoint of cl, and again to a
+// random one after a reset or a status the retry policy lists, up to its
+// attempts (1 when it leaves them to the gateway, Envoy's default). The
+// last answer is returned.
+func (dp *dataPlane) sendWithRetries(cl *ir.Cluster, e echoRequest, retry *ir.Retry) echoAnswer {
+	retries := 0
+	if retry != nil {
+		retries = max(retry.Attempts, 1)
+	}
+	for try := 0; ; try++ {
+		a := dp.send(cl, e)
+		if try == retries || !(a.reset || retry != nil && slices.Contains(retry.Codes, a.status)) {
+			return a
+		}
+	}
+}
+
+// send delivers e to one random endpoint of cl. An endpoint that no Pod
+// holds refuses the connection, and a TLS handshake with the Pod that
+// fails (a cluster a BackendTLSPolicy applies to) breaks it: the gateway
+// sees both as a reset.
+func (dp *dataPlane) send(cl *ir.Cluster, e echoRequest) echoAnswer {
+	ep := cl.Endpoints[rand.IntN(len(cl.Endpoints))]
+	pod := dp.pods[ep.Address]
+	if pod == nil {
+		return echoAnswer{reset: true}
+	}
+	if cl.TLS != nil {
+		peers, err := dp.backendHandshake(pod, ep.Port, cl.TLS)
+		if err != nil {
+			return echoAnswer{reset: true}
+		}
+		e.peerCertificates = peers
+	}
+	return dp.procs.serve(pod, e)
+}
+
+// mirror copies e to each of the result's mirrors for its share of
+// requests; the mirrors' answers are dropped.
+func (dp *dataPlane) mirror(res evaluate.Result, e echoRequest) {
+	for _, m := range res.Mirrors {
+		if m.Denominator <= 0 || rand.Int32N(m.Denominator) >= m.Numerator {
+			continue
+		}
+		if cl := dp.cluster(res.Gateway, m.Cluster); cl != nil && len(cl.Endpoints) > 0 {
+			dp.send(cl, e)
+		}
+	}
 }
 
 // forwardStream answers a connection that a TLS or TCP listener forwarded
@@ -304,27 +303,16 @@ func (dp *dataPlane) forwardStream(c *call, cres evaluate.ConnectionResult) (*ro
 	if cl == nil || len(cl.Endpoints) == 0 {
 		return nil, nil, c.closed(fmt.Sprintf("backend %s has no endpoint; the connection is closed", cres.Backend.Cluster))
 	}
-	e := echoRequest{path: c.req.URL.RequestURI(), host: c.hostHeader, method: c.method, headers: c.headers.Clone(), proto: "HTTP/1.1"}
+	e := echoRequest{path: c.req.URL.RequestURI(), host: c.hostHeader, method: c.method, headers: c.headers.Clone(), proto: "HTTP/1.1", client: c.req.URL.Hostname()}
 	if cres.TLSMode == string(gwv1.TLSModePassthrough) {
 		e.serverName = c.sni
 	}
-	creq, cresp := dp.echo(c, cl, e)
-	return creq, cresp, nil
-}
-
-func (dp *dataPlane) cluster(gateway, name string) *ir.Cluster {
-	for gi := range dp.model.Gateways {
-		g := &dp.model.Gateways[gi]
-		if g.Name != gateway {
-			continue
-		}
-		for ci := range g.Clusters {
-			if g.Clusters[ci].Name == name {
-				return &g.Clusters[ci]
-			}
-		}
+	a := dp.send(cl, e)
+	if a.reset {
+		return nil, nil, c.fail(&net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)})
 	}
-	return nil
+	creq, cresp := c.answer(a)
+	return creq, cresp, nil
 }
 
 // timedOut reports whether the echo's ?delay= (how long it waits before
@@ -349,29 +337,6 @@ func timedOut(t *ir.Timeouts, target string) bool {
 	return false
 }
 
-// modifyHeaders applies a header modifier in the spec's order: set, add,
-// remove.
-func modifyHeaders(h http.Header, m *ir.HeaderModifier) {
-	for _, s := range m.Set {
-		h.Set(s.Name, s.Value)
-	}
-	for _, a := range m.Add {
-		h.Add(a.Name, a.Value)
-	}
-	for _, r := range m.Remove {
-		h.Del(r)
-	}
-}
-
-func (c *call) listenerProtocol(name string) string {
-	for _, l := range c.listeners.Listeners {
-		if l.Name == name {
-			return l.Protocol
-		}
-	}
-	return ""
-}
-
 // responseProto is the protocol of the client's connection to the gateway.
 func (c *call) responseProto() string {
 	if c.req.Protocol == roundtripper.H2Protocol || c.req.Protocol == roundtripper.H2CPriorKnowledgeProtocol {
@@ -391,6 +356,25 @@ func (c *call) local(status int, h http.Header) (*roundtripper.CapturedRequest, 
 		&roundtripper.CapturedResponse{StatusCode: status, Protocol: c.responseProto(), Headers: h}
 }
 
+// answer is the client's view of the echo's answer, as the gateway passes
+// it on; a reset becomes the gateway's 503 (Envoy's "upstream connect
+// error or disconnect/reset before headers").
+func (c *call) answer(a echoAnswer) (*roundtripper.CapturedRequest, *roundtripper.CapturedResponse) {
+	if a.reset {
+		return c.local(http.StatusServiceUnavailable, nil)
+	}
+	if a.body == nil {
+		return c.local(a.status, a.headers)
+	}
+	body, err := json.Marshal(a.body)
+	if err != nil {
+		panic(fmt.Sprintf("bug: encoding the echo body: %v", err))
+	}
+	return a.body, &roundtripper.CapturedResponse{
+		StatusCode: a.status, ContentLength: int64(len(body)), Protocol: c.responseProto(), Headers: a.headers,
+	}
+}
+
 // fail wraps err as http.Client does: `Get "http://…": err`.
 func (c *call) fail(err error) error {
 	op := c.method[:1] + strings.ToLower(c.method[1:])
@@ -407,87 +391,4 @@ func (c *call) refused() error {
 // before answering (no listener or route for it); why says what gwsim saw.
 func (c *call) closed(why string) error {
 	return c.fail(fmt.Errorf("gwsim: %s: %w", why, io.EOF))
-}
-
-// echoRequest is the request an echo-basic Pod receives.
-type echoRequest struct {
-	path, host, method, proto string
-	headers                   http.Header
-	// serverName is the SNI of a TLS connection to the echo, if any.
-	serverName string
-}
-
-// statusPath is echo-basic's /status/NNN handler, which answers NNN.
-var statusPath = regexp.MustCompile(`^/status/(\d\d\d)$`)
-
-// echo answers e from one random endpoint of cl as echo-basic would: a
-// JSON body describing e (namespace and Pod from the Pod with the
-// endpoint's IP), the headers that X-Echo-Set-Header asks for, and
-// Content-Type. /status/ paths get their status and no body.
-func (dp *dataPlane) echo(c *call, cl *ir.Cluster, e echoRequest) (*roundtripper.CapturedRequest, *roundtripper.CapturedResponse) {
-	ep := cl.Endpoints[rand.IntN(len(cl.Endpoints))]
-	if path, _, _ := strings.Cut(e.path, "?"); strings.HasPrefix(path, "/status/") {
-		status := http.StatusBadRequest
-		if m := statusPath.FindStringSubmatch(e.path); m != nil {
-			status, _ = strconv.Atoi(m[1])
-		}
-		return c.local(status, nil)
-	}
-	headers := e.headers.Clone()
-	headers.Del("Host") // a Go server keeps the Host header out of Header
-	creq := &roundtripper.CapturedRequest{
-		Path: e.path, Host: e.host, Method: e.method, Protocol: e.proto, Headers: headers,
-		HTTPPort: "3000", TLS: roundtripper.TLS{ServerName: e.serverName},
-	}
-	creq.Namespace, _, _ = strings.Cut(cl.Service, "/")
-	if pod := dp.pods[ep.Address]; pod != nil {
-		creq.Namespace, creq.Pod = pod.Namespace, pod.Name
-		creq.HTTPPort = podEnv(pod, "HTTP_PORT", "3000")
-	}
-	h := echoSetHeaders(e.headers)
-	h.Set("Content-Type", "application/json")
-	h.Set("X-Content-Type-Options", "nosniff")
-	body, err := json.Marshal(creq)
-	if err != nil {
-		panic(fmt.Sprintf("bug: encoding the echo body: %v", err))
-	}
-	return creq, &roundtripper.CapturedResponse{
-		StatusCode: http.StatusOK, ContentLength: int64(len(body)), Protocol: c.responseProto(), Headers: h,
-	}
-}
-
-// echoSetHeaders reads echo-basic's X-Echo-Set-Header request header:
-// comma-separated "name:value" pairs that the echo sets on its response, a
-// repeated name joining its values with ",". Empty names are dropped, as a
-// Go server does not write them.
-func echoSetHeaders(req http.Header) http.Header {
-	h := http.Header{}
-	for _, list := range req.Values("X-Echo-Set-Header") {
-		for kv := range strings.SplitSeq(list, ",") {
-			name, value, _ := strings.Cut(strings.TrimSpace(kv), ":")
-			if name == "" {
-				continue
-			}
-			name, value = http.CanonicalHeaderKey(name), strings.TrimSpace(value)
-			if len(h[name]) == 0 {
-				h[name] = []string{value}
-			} else {
-				h[name][0] += "," + value
-			}
-		}
-	}
-	return h
-}
-
-// podEnv is the literal value of the environment variable name in the
-// Pod's containers, or def.
-func podEnv(pod *corev1.Pod, name, def string) string {
-	for _, ctr := range pod.Spec.Containers {
-		for _, env := range ctr.Env {
-			if env.Name == name && env.Value != "" {
-				return env.Value
-			}
-		}
-	}
-	return def
 }

@@ -108,11 +108,20 @@ func roundTripObjects(t *testing.T) []client.Object {
 				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "echo"}},
 				Template: corev1.PodTemplateSpec{
 					ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "echo"}},
-					Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "echo", Image: "echo-basic"}}},
+					Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "echo", Image: "echo-basic", Env: echoEnv()}}},
 				},
 			},
 		},
 	}
+}
+
+// echoEnv is the environment the suite's echo Deployments give echo-basic,
+// from which it reports its Pod and namespace.
+func echoEnv() []corev1.EnvVar {
+	field := func(path string) *corev1.EnvVarSource {
+		return &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: path}}
+	}
+	return []corev1.EnvVar{{Name: "POD_NAME", ValueFrom: field("metadata.name")}, {Name: "NAMESPACE", ValueFrom: field("metadata.namespace")}}
 }
 
 // service is a Service selecting app=name, port 8080 to 3000.
@@ -149,7 +158,7 @@ func TestRoundTripper(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := gatewayAddr(t, cluster, types.NamespacedName{Namespace: rtNS, Name: "gw"})
-	rt := &RoundTripper{Cluster: cluster}
+	rt := &RoundTripper{Network: NewNetwork(cluster)}
 	u := func(rawURL string) url.URL {
 		parsed, err := url.Parse(strings.ReplaceAll(rawURL, "ADDR", addr))
 		if err != nil {
@@ -317,7 +326,7 @@ func TestRoundTripperWeights(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := gatewayAddr(t, cluster, types.NamespacedName{Namespace: rtNS, Name: "gw"})
-	rt := &RoundTripper{Cluster: cluster}
+	rt := &RoundTripper{Network: NewNetwork(cluster)}
 	seen := map[string]int{}
 	for range 200 {
 		creq, cres, err := rt.CaptureRoundTrip(roundtripper.Request{URL: url.URL{Scheme: "http", Host: addr, Path: "/echo"}})

@@ -218,7 +218,7 @@ func (e expect) problems(got evaluate.Result, req evaluate.Request) []string {
 		for k, v := range e.backendSets {
 			resp.Set(k, v)
 		}
-		applyResponseModifier(resp, got.ResponseHeaders)
+		evaluate.ModifyHeaders(resp, got.ResponseHeaders)
 		out = append(out, headerProblems("response", resp, *e.response)...)
 	}
 	return out
@@ -271,23 +271,6 @@ func headerProblems(what string, got http.Header, want headers) []string {
 		}
 	}
 	return out
-}
-
-// applyResponseModifier plays the backend's response through the route's
-// ResponseHeaderModifier: set, then add, then remove.
-func applyResponseModifier(h http.Header, m *ir.HeaderModifier) {
-	if m == nil {
-		return
-	}
-	for _, s := range m.Set {
-		h.Set(s.Name, s.Value)
-	}
-	for _, a := range m.Add {
-		h.Add(a.Name, a.Value)
-	}
-	for _, r := range m.Remove {
-		h.Del(r)
-	}
 }
 
 // redirectProblems follows the suite: an expected field left empty means

@@ -15,9 +15,9 @@ const (
 	// (utils/tcp, utils/udp, tls.Dial) instead of going through the suite's
 	// round-tripper, so nothing in-process can answer it.
 	SkipRawSocket SkipCategory = "raw socket"
-	// SkipNeedsEmulation: the test goes through a client the harness does
-	// not emulate yet (gRPC client, mirror logs read through a clientset,
-	// client certificates in the TLS handshake, h2c, WebSocket, timing).
+	// SkipNeedsEmulation: the test reads something the harness does not
+	// emulate yet (the infrastructure a controller provisions for a
+	// Gateway).
 	SkipNeedsEmulation SkipCategory = "needs emulation not built yet"
 )
 
@@ -36,9 +36,6 @@ func skips() map[string]Skip {
 	rawTCP := Skip{SkipRawSocket, "dials the Gateway over TCP (utils/tcp)"}
 	rawUDP := Skip{SkipRawSocket, "sends UDP datagrams to the Gateway (utils/udp)"}
 	rawTLS := Skip{SkipRawSocket, "opens TLS connections itself (tls.Dialer) to check the handshake"}
-	grpc := Skip{SkipNeedsEmulation, "sends gRPC calls through suite.GRPCClient, which the harness does not provide yet"}
-	mirror := Skip{SkipNeedsEmulation, "reads the mirror backend's logs through suite.Clientset, which the harness does not provide yet"}
-	clientCert := Skip{SkipNeedsEmulation, "needs the client certificate exchange of a TLS handshake (GetClientCertificateHook)"}
 	return map[string]Skip{
 		"TCPRouteMultipleRoutesAttachment":      rawTCP,
 		"TCPRouteParentRefAttachAll":            rawTCP,
@@ -58,23 +55,7 @@ func skips() map[string]Skip {
 		"UDPRouteReferenceGrant":                rawUDP,
 		"UDPRouteWeightedRouting":               rawUDP,
 
-		"GRPCExactMethodMatching":                                    grpc,
-		"GRPCRouteHeaderMatching":                                    grpc,
-		"GRPCRouteListenerHostnameMatching":                          grpc,
-		"GRPCRouteNamedRule":                                         grpc,
-		"GRPCRouteWeight":                                            grpc,
-		"HTTPRouteRequestMirror":                                     mirror,
-		"HTTPRouteRequestMultipleMirrors":                            mirror,
-		"HTTPRouteRequestPercentageMirror":                           mirror,
-		"GatewayFrontendClientCertificateValidation":                 clientCert,
-		"GatewayFrontendClientCertificateValidationInsecureFallback": clientCert,
-		"GatewayFrontendInvalidDefaultClientCertificateValidation":   clientCert,
-		"GatewayInfrastructureMetadata":                              {SkipNeedsEmulation, "lists the Gateway's own Pods, Services and ServiceAccounts through suite.Clientset; gwsim deploys no infrastructure"},
-		"HTTPRouteBackendProtocolH2C":                                {SkipNeedsEmulation, "needs an h2c (HTTP/2 prior knowledge) round trip"},
-		"HTTPRouteBackendProtocolWebSocket":                          {SkipNeedsEmulation, "needs a WebSocket dialer (suite.WebSocketDialer)"},
-		"HTTPRouteTimeoutBackendRequest":                             {SkipNeedsEmulation, "needs a model of backend latency (the echo server's ?delay=)"},
-		"HTTPRouteTimeoutRequest":                                    {SkipNeedsEmulation, "needs a model of backend latency (the echo server's ?delay=)"},
-		"HTTPRouteRetry":                                             {SkipNeedsEmulation, "needs a model of backend failures and retries"},
+		"GatewayInfrastructureMetadata": {SkipNeedsEmulation, "lists the ServiceAccount, Pod or Service a controller provisions for the Gateway (label gateway.networking.k8s.io/gateway-name, through suite.Clientset) to check they carry spec.infrastructure labels and annotations; gwsim provisions no data plane and its IR does not carry spec.infrastructure, so there is nothing to list that the harness would not invent"},
 	}
 }
 

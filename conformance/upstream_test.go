@@ -157,16 +157,22 @@ func TestUpstreamSuiteChild(t *testing.T) {
 
 // suiteOptions configures the upstream suite for an in-process run.
 func suiteOptions(cluster *Cluster) suite.ConformanceOptions {
+	network := NewNetwork(cluster)
 	opts := suite.ConformanceOptions{
-		Client:       cluster,
-		RoundTripper: &RoundTripper{Cluster: cluster},
-		ManifestFS:   []fs.FS{upstream.Manifests},
+		Client:          cluster,
+		Clientset:       Clientset(network),
+		RoundTripper:    &RoundTripper{Network: network},
+		GRPCClient:      &GRPCClient{Network: network},
+		WebSocketDialer: &WebSocketDialer{Network: network},
+		ManifestFS:      []fs.FS{upstream.Manifests},
 	}
 	opts.GatewayClassName = DefaultGatewayClassName
 	opts.SupportedFeatures = gatewayFeatures()
 	opts.CleanupBaseResources = false
 	opts.CleanupTestResources = true
 	opts.TimeoutConfig = shortTimeouts()
+	opts.UsableNetworkAddresses = UsableStaticAddresses()
+	opts.UnusableNetworkAddresses = UnusableStaticAddresses()
 	opts.Implementation = confv1.Implementation{
 		Organization: "gwsim", Project: "gwsim", URL: "https://github.com/gwsim/gwsim",
 		Version: "dev", Contact: []string{"https://github.com/gwsim/gwsim/issues"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -31,7 +32,21 @@ type caseSpec struct {
 	// must then give the reason in SplitTestReason.
 	SplitTest       *bool  `json:"splitTest,omitempty"`
 	SplitTestReason string `json:"splitTestReason,omitempty"`
+	// Explain lists requests traced with `gwsim explain`; each writes
+	// explain-<name>.txt (text, with the exit code) and explain-<name>.json.
+	Explain []explainSpec `json:"explain,omitempty"`
 }
+
+// explainSpec is one request a case traces.
+type explainSpec struct {
+	// Name names the output files: lower-case letters, digits and dashes.
+	Name string `json:"name"`
+	// Args are explain's arguments: the URL and its flags (-H, --sni...).
+	Args []string `json:"args"`
+}
+
+// explainName is what an explain request's name may hold.
+var explainName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // goldenCase is one folder under golden/.
 type goldenCase struct {
@@ -104,6 +119,16 @@ func (c goldenCase) validate() error {
 			errs = append(errs, fmt.Errorf("case.yaml: stdin: %w", err))
 		}
 	}
+	seen := map[string]bool{}
+	for i, e := range c.Spec.Explain {
+		if !explainName.MatchString(e.Name) || seen[e.Name] {
+			errs = append(errs, fmt.Errorf("case.yaml: explain[%d]: name %q must be unique, lower-case letters, digits and dashes", i, e.Name))
+		}
+		seen[e.Name] = true
+		if len(e.Args) == 0 {
+			errs = append(errs, fmt.Errorf("case.yaml: explain[%d]: args must hold the URL", i))
+		}
+	}
 	if files, err := inputFiles(c.Dir); err != nil {
 		errs = append(errs, err)
 	} else if len(files) == 0 {
@@ -132,11 +157,11 @@ func inputFiles(dir string) ([]string, error) {
 // the outputs, so that a renamed command cannot leave a stale golden file
 // that nobody compares any more.
 func TestCaseLayout(t *testing.T) {
-	known := []string{caseFile, inputDir}
-	for _, cmd := range commands() {
-		known = append(known, cmd.File)
-	}
 	for _, c := range loadCases(t) {
+		known := []string{caseFile, inputDir}
+		for _, cmd := range c.commands() {
+			known = append(known, cmd.File)
+		}
 		entries, err := os.ReadDir(c.Dir)
 		if err != nil {
 			t.Fatal(err)

@@ -19,7 +19,7 @@ func TestGolden(t *testing.T) {
 	for _, c := range loadCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Chdir(c.Dir)
-			for _, cm := range commands() {
+			for _, cm := range c.commands() {
 				got := runCase(t, c, cm, defaultRunner)
 				if *update {
 					if err := os.WriteFile(cm.File, []byte(got), 0o644); err != nil {
@@ -50,7 +50,7 @@ func TestStoresAgree(t *testing.T) {
 	for _, c := range loadCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Chdir(c.Dir)
-			for _, cm := range commands() {
+			for _, cm := range c.commands() {
 				want := runCase(t, c, cm, defaultRunner)
 				for _, s := range stores {
 					got := runCase(t, c, cm, storeRunner(s.store))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,7 +21,11 @@ type command struct {
 	Args []string
 	// Check marks `gwsim check`, whose exit code is part of its contract and
 	// is always recorded; other commands record it only when it is not 0.
+	// Explain's text output records it the same way.
 	Check bool
+	// NoExit leaves the exit code out, so that the file stays valid JSON;
+	// a sibling file of the same run records it.
+	NoExit bool
 }
 
 // commands lists what every case records, in the order the files are written.
@@ -31,6 +36,20 @@ func commands() []command {
 		{File: "status.yaml", Args: []string{"status", "-o", "yaml"}},
 		{File: "check.txt", Args: []string{"check"}, Check: true},
 	}
+}
+
+// commands lists what case c records: every case's outputs, then two
+// files per explain request of its case.yaml.
+func (c goldenCase) commands() []command {
+	out := commands()
+	for _, e := range c.Spec.Explain {
+		args := append([]string{"explain"}, e.Args...)
+		out = append(out,
+			command{File: "explain-" + e.Name + ".txt", Args: args, Check: true},
+			command{File: "explain-" + e.Name + ".json", Args: append(slices.Clone(args), "-o", "json"), NoExit: true},
+		)
+	}
+	return out
 }
 
 // runner is one way to run the CLI: the default store or a chosen one.
@@ -62,7 +81,7 @@ func (r result) transcript(c command) string {
 		fmt.Fprintf(&b, "exit: %d\n", r.Code)
 		return b.String()
 	}
-	if r.Stderr == "" && r.Code == 0 {
+	if (r.Stderr == "" && r.Code == 0) || (c.NoExit && r.Stderr == "") {
 		return b.String()
 	}
 	for _, line := range strings.SplitAfter(r.Stderr, "\n") {

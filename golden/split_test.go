@@ -44,7 +44,7 @@ func TestOrderAndSplitInvariance(t *testing.T) {
 					reordered := slices.Clone(docs)
 					o.reorder(reordered)
 					t.Chdir(writeSplit(t, reordered))
-					for _, cm := range commands() {
+					for _, cm := range c.commands() {
 						got := run(t, c, cm.Args, splitDir+"/", false, defaultRunner).transcript(cm)
 						want := readGolden(t, c, cm)
 						if diff := cmp.Diff(normaliseSources(want), normaliseSources(got)); diff != "" {

@@ -17,8 +17,9 @@ the tests compare it with.
 
 # The fixpoint rule
 
-A pass lists each reconciled kind once (GatewayClasses, Gateways, then each
-route kind, in controller.RouteKinds order) and reconciles every listed
+A pass lists each reconciled kind once (GatewayClasses, Gateways, each
+route kind in controller.RouteKinds order, then BackendTLSPolicies) and
+reconciles every listed
 object in namespace/name order. Before and after each pass the loop takes a
 snapshot of every reconciled object's metadata.generation and status, read
 back through the client; a pass changed something if the snapshots differ
@@ -54,6 +55,11 @@ enough to test reconcilers against but is not an API server:
     without one at generation 1, as the apiserver and IndexedStore do), and
     resourceVersion starts at "999" and counts writes; the fixpoint compares
     generation and status content, never resourceVersion.
+  - metadata.creationTimestamp is stored as the caller sent it (an object
+    created without one has none), where the apiserver and IndexedStore set
+    it on Create. Precedence rules (oldest first) then fall back to
+    namespace/name order; objects loaded from manifests keep the
+    creationTimestamp they were given in both stores.
   - The builder panics on objects it cannot add (duplicates, malformed
     managedFields) and sets resourceVersion on the objects it is given:
     FakeStore rejects duplicates with an error, turns any other panic into

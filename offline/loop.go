@@ -35,6 +35,9 @@ func (e *NotSettledError) Error() string {
 }
 
 // target is one reconciled kind: how to list it and what reconciles it.
+// A target without a reconciler is only watched: its status is written by
+// another kind's reconciler, and listing it lets a pass that changes only
+// that status count as a change.
 type target struct {
 	kind    string
 	newList func() client.ObjectList
@@ -46,11 +49,13 @@ func targets(env controller.Env) []target {
 	ts := []target{
 		{kind: "GatewayClass", newList: func() client.ObjectList { return &gwv1.GatewayClassList{} }, r: &controller.GatewayClassReconciler{Env: env}},
 		{kind: "Gateway", newList: func() client.ObjectList { return &gwv1.GatewayList{} }, r: &controller.GatewayReconciler{Env: env}},
+		{kind: "ListenerSet", newList: func() client.ObjectList { return &gwv1.ListenerSetList{} }}, // written by GatewayReconciler
 	}
 	for _, k := range controller.RouteKinds() {
 		ts = append(ts, target{kind: k.Kind, newList: k.NewList, r: &controller.RouteReconciler{Env: env, Kind: k}})
 	}
-	return ts
+	return append(ts, target{kind: "BackendTLSPolicy", newList: func() client.ObjectList { return &gwv1.BackendTLSPolicyList{} },
+		r: &controller.BackendTLSPolicyReconciler{Env: env}})
 }
 
 // Reconcile runs the reconcilers against c until a pass changes nothing
@@ -86,6 +91,9 @@ func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses int) 
 			return pass - 1, err
 		}
 		for _, t := range ts {
+			if t.r == nil {
+				continue
+			}
 			for _, ref := range before.refs(t.kind) {
 				req := reconcile.Request{NamespacedName: client.ObjectKey{Namespace: ref.Namespace, Name: ref.Name}}
 				if _, err := t.r.Reconcile(ctx, req); err != nil {

@@ -19,17 +19,20 @@ const addressHostname = `^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0
 // addressDecision is what gwsim decided about a Gateway's addresses.
 //
 // gwsim runs offline: it cannot ask a network whether a static address is
-// free, routable or already in use. It assumes that every requested address
-// of a supported type (IPAddress, Hostname) with a well-formed value is
-// usable, reports it in status.addresses and says so in an Assumed finding.
-// What it can decide from the manifests alone, it decides as the spec
-// requires:
+// free, routable or already in use. Unless the environment says
+// (Options.AddressUsable), it assumes that every requested address of a
+// supported type (IPAddress, Hostname) with a well-formed value is usable,
+// reports it in status.addresses and says so in an Assumed finding. What it
+// can decide from the manifests alone, it decides as the spec requires:
 //
 //   - a type other than IPAddress and Hostname (NamedAddress, a
 //     domain-prefixed type) is not supported: Accepted=False with
 //     UnsupportedAddress, and Programmed=False with AddressNotUsable;
 //   - an IPAddress value that is not an IP, or a Hostname value that is not
 //     a DNS name, cannot be used: Programmed=False with AddressNotUsable;
+//   - a well-formed value the environment says it cannot use
+//     (Options.AddressUsable returns false) is left out of status.addresses:
+//     Programmed=False with AddressNotUsable;
 //   - an empty value asks for an address of that type to be assigned. The
 //     environment's addresses (Options.Addresses) fill it, each used once;
 //     when the environment has none of that type left, Programmed=False
@@ -46,8 +49,9 @@ type addressDecision struct {
 	bound []gwv1.GatewayStatusAddress
 	// unsupported, unusable and unassigned describe the spec.addresses
 	// entries behind UnsupportedAddress, AddressNotUsable and
-	// AddressNotAssigned.
-	unsupported, unusable, unassigned []string
+	// AddressNotAssigned; refused are the well-formed ones the environment
+	// cannot use (AddressNotUsable too).
+	unsupported, unusable, unassigned, refused []string
 	// static are the well-formed requested addresses gwsim assumed usable;
 	// leftToEnv are the indexes of empty-value requests left to an
 	// environment gwsim does not have.
@@ -59,9 +63,11 @@ type addressDecision struct {
 }
 
 // decideAddresses applies the rules of addressDecision to the addresses
-// Gateway key requests. env is Options.Addresses; it is called at most
-// once, and only when some address is to be assigned.
-func decideAddresses(key types.NamespacedName, requested []gwv1.GatewaySpecAddress, env func(types.NamespacedName) []gwv1.GatewayStatusAddress) addressDecision {
+// Gateway key requests. opts.Addresses is called at most once, and only
+// when some address is to be assigned; opts.AddressUsable once per
+// well-formed static address.
+func decideAddresses(key types.NamespacedName, requested []gwv1.GatewaySpecAddress, opts Options) addressDecision {
+	env := opts.Addresses
 	d := addressDecision{envAssigns: env != nil}
 	var pool []gwv1.GatewayStatusAddress
 	if env != nil && needsAssignment(requested) {
@@ -98,6 +104,10 @@ func decideAddresses(key types.NamespacedName, requested []gwv1.GatewaySpecAddre
 			bind(typ, pool[j].Value)
 		case !wellFormedAddress(typ, a.Value):
 			d.unusable = append(d.unusable, desc)
+		case opts.AddressUsable != nil && !opts.AddressUsable(key, a):
+			d.refused = append(d.refused, desc)
+		case opts.AddressUsable != nil:
+			bind(typ, a.Value)
 		default:
 			d.static = append(d.static, fmt.Sprintf("%s (%s)", a.Value, typ))
 			bind(typ, a.Value)
@@ -162,9 +172,16 @@ func (d addressDecision) conditions() (accepted, programmed *condition) {
 		a := falseCond(string(gwv1.GatewayConditionAccepted), string(gwv1.GatewayReasonUnsupportedAddress), msg)
 		p := falseCond(string(gwv1.GatewayConditionProgrammed), string(gwv1.GatewayReasonAddressNotUsable), msg)
 		return &a, &p
-	case len(d.unusable) > 0:
-		p := falseCond(string(gwv1.GatewayConditionProgrammed), string(gwv1.GatewayReasonAddressNotUsable),
-			"address value is not valid for its type (IPAddress: an IP; Hostname: a DNS name): "+strings.Join(d.unusable, ", "))
+	case len(d.unusable) > 0 || len(d.refused) > 0:
+		var why []string
+		if len(d.unusable) > 0 {
+			why = append(why, "address value is not valid for its type (IPAddress: an IP; Hostname: a DNS name): "+strings.Join(d.unusable, ", "))
+		}
+		if len(d.refused) > 0 {
+			why = append(why, "the environment cannot use these addresses (in use, or outside the addresses it can bind); remove them or request others: "+
+				strings.Join(d.refused, ", "))
+		}
+		p := falseCond(string(gwv1.GatewayConditionProgrammed), string(gwv1.GatewayReasonAddressNotUsable), strings.Join(why, "; "))
 		return nil, &p
 	case len(d.unassigned) > 0:
 		p := falseCond(string(gwv1.GatewayConditionProgrammed), string(gwv1.GatewayReasonAddressNotAssigned),

@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -72,7 +73,7 @@ func TestDecideAddresses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := decideAddresses(keyOf("infra", "gw"), tt.requested, tt.env)
+			d := decideAddresses(keyOf("infra", "gw"), tt.requested, Options{Addresses: tt.env})
 			if !reflect.DeepEqual(d.bound, tt.bound) {
 				t.Errorf("bound = %s, want %s", fmtAddrs(d.bound), fmtAddrs(tt.bound))
 			}
@@ -98,16 +99,73 @@ func TestDecideAddresses(t *testing.T) {
 	}
 }
 
+// TestDecideAddressesUsable: with an environment that says which static
+// addresses it can use, a refused one is left out of status.addresses and
+// makes the Gateway AddressNotUsable, and nothing is assumed.
+func TestDecideAddressesUsable(t *testing.T) {
+	ip, host := string(gwv1.IPAddressType), string(gwv1.HostnameAddressType)
+	refuse := func(values ...string) func(types.NamespacedName, gwv1.GatewaySpecAddress) bool {
+		return func(gw types.NamespacedName, a gwv1.GatewaySpecAddress) bool {
+			if gw != keyOf("infra", "gw") {
+				t.Errorf("AddressUsable called for %s", gw)
+			}
+			return !slices.Contains(values, a.Value)
+		}
+	}
+	tests := []struct {
+		name      string
+		requested []gwv1.GatewaySpecAddress
+		usable    func(types.NamespacedName, gwv1.GatewaySpecAddress) bool
+		bound     []gwv1.GatewaySpecAddress
+		program   string // reason of the Programmed the addresses impose, "" for none
+		findings  int    // Assumed findings
+	}{
+		{"nil: assumed usable", []gwv1.GatewaySpecAddress{specAddr(ip, "203.0.113.254")}, nil,
+			[]gwv1.GatewaySpecAddress{specAddr(ip, "203.0.113.254")}, "", 1},
+		{"usable: bound, nothing assumed", []gwv1.GatewaySpecAddress{specAddr("", "203.0.113.253"), specAddr(host, "gw.example.com")},
+			refuse("203.0.113.254"), []gwv1.GatewaySpecAddress{specAddr(ip, "203.0.113.253"), specAddr(host, "gw.example.com")}, "", 0},
+		{"unusable: left out, AddressNotUsable", []gwv1.GatewaySpecAddress{specAddr("", "203.0.113.254"), specAddr("", "203.0.113.253")},
+			refuse("203.0.113.254"), []gwv1.GatewaySpecAddress{specAddr(ip, "203.0.113.253")}, "AddressNotUsable", 0},
+		{"malformed values are not asked about", []gwv1.GatewaySpecAddress{specAddr(ip, "nope")},
+			func(types.NamespacedName, gwv1.GatewaySpecAddress) bool {
+				t.Error("asked about a malformed address")
+				return true
+			},
+			nil, "AddressNotUsable", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := decideAddresses(keyOf("infra", "gw"), tt.requested, Options{AddressUsable: tt.usable})
+			var want []gwv1.GatewayStatusAddress
+			for _, a := range tt.bound {
+				want = append(want, statusAddr(string(addressType(a.Type)), a.Value))
+			}
+			if !reflect.DeepEqual(d.bound, want) {
+				t.Errorf("bound = %s, want %s", fmtAddrs(d.bound), fmtAddrs(want))
+			}
+			if _, p := d.conditions(); reasonOf(p) != tt.program {
+				t.Errorf("Programmed reason = %q, want %q", reasonOf(p), tt.program)
+			}
+			fs := d.findings(func(sev diag.Severity, field, reason, msg string) diag.Finding {
+				return diag.Finding{Severity: sev, Field: field, Reason: reason, Message: msg}
+			})
+			if len(fs) != tt.findings {
+				t.Errorf("findings = %v, want %d", fs, tt.findings)
+			}
+		})
+	}
+}
+
 // TestDecideAddressesCallsEnvOnlyWhenAssigning: a Gateway whose requests
 // all carry a value asks the environment for nothing.
 func TestDecideAddressesCallsEnvOnlyWhenAssigning(t *testing.T) {
 	calls := 0
 	env := func(types.NamespacedName) []gwv1.GatewayStatusAddress { calls++; return nil }
-	decideAddresses(keyOf("infra", "gw"), []gwv1.GatewaySpecAddress{specAddr("", "192.0.2.1")}, env)
+	decideAddresses(keyOf("infra", "gw"), []gwv1.GatewaySpecAddress{specAddr("", "192.0.2.1")}, Options{Addresses: env})
 	if calls != 0 {
 		t.Errorf("environment called %d times for static addresses only, want 0", calls)
 	}
-	decideAddresses(keyOf("infra", "gw"), nil, env)
+	decideAddresses(keyOf("infra", "gw"), nil, Options{Addresses: env})
 	if calls != 1 {
 		t.Errorf("environment called %d times for a Gateway requesting none, want 1", calls)
 	}

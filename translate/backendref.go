@@ -85,12 +85,9 @@ func qualifiedKind(group, kind string) string {
 // settings that apply to the port.
 func (w *world) cluster(svc *corev1.Service, port corev1.ServicePort) ir.Cluster {
 	c := ir.Cluster{
-		Name:    fmt.Sprintf("%s/%s:%d", svc.Namespace, svc.Name, port.Port),
+		Name:    clusterName(svc, port),
 		Service: svc.Namespace + "/" + svc.Name,
 		Port:    port.Port,
-	}
-	if port.Protocol != "" && port.Protocol != corev1.ProtocolTCP {
-		c.Name += "/" + string(port.Protocol) // DNS serves port 53 over TCP and UDP
 	}
 	if port.AppProtocol != nil {
 		c.Protocol = *port.AppProtocol
@@ -115,6 +112,17 @@ func (w *world) cluster(svc *corev1.Service, port corev1.ServicePort) ir.Cluster
 	})
 	c.Endpoints = slices.Compact(c.Endpoints)
 	return c
+}
+
+// clusterName names the cluster of a Service port: "ns/name:port", with
+// the protocol appended when it is not TCP (DNS serves port 53 over TCP
+// and UDP).
+func clusterName(svc *corev1.Service, port corev1.ServicePort) string {
+	name := fmt.Sprintf("%s/%s:%d", svc.Namespace, svc.Name, port.Port)
+	if port.Protocol != "" && port.Protocol != corev1.ProtocolTCP {
+		name += "/" + string(port.Protocol)
+	}
+	return name
 }
 
 // slicePort finds the port of an EndpointSlice that serves the Service port

@@ -21,10 +21,51 @@ type backendTLSTarget struct {
 }
 
 // backendTLSResult is what gwsim decided about every BackendTLSPolicy: the
-// TLS settings that apply per target, and the findings that explain them.
+// TLS settings that apply per target, each policy's verdict (from which
+// status is built per Gateway), and the findings about targetRefs that
+// select nothing, which no status can show.
 type backendTLSResult struct {
 	byTarget map[backendTLSTarget]*ir.BackendTLS
+	// policies are in precedence order, winner first.
+	policies []*policyResult
+	// byService lists, per Service, the targets of every policy naming it.
+	byService map[types.NamespacedName][]policyTargetRef
+	findings  []diag.Finding
+}
+
+// policyResult is what gwsim decided about one BackendTLSPolicy, whatever
+// Gateway reaches its targets.
+type policyResult struct {
+	policy *gwv1.BackendTLSPolicy
+	tls    *ir.BackendTLS
+	// invalid, when set, is the Accepted=False condition of a policy that
+	// can verify no connection (NoValidCACertificate or Invalid).
+	invalid *condition
+	// refs is the ResolvedRefs condition.
+	refs    condition
+	targets []policyTarget
+	// findings repeat what status shows; they are reported only for a
+	// policy that no Gateway of gwsim reaches, which gets no status.
 	findings []diag.Finding
+}
+
+// policyTarget is one targetRef that selects an existing Service (port).
+type policyTarget struct {
+	target backendTLSTarget
+	// winner is the policy that takes precedence for this target; nil
+	// when this policy does.
+	winner *gwv1.BackendTLSPolicy
+	// udp: the targetRef selects only UDP (a sectionName naming a UDP
+	// port, or a Service whose single port is UDP); TLS runs over TCP.
+	udp bool
+	// mixed: the whole Service is targeted and some of its ports are UDP.
+	mixed bool
+}
+
+// policyTargetRef points at target i of policy p.
+type policyTargetRef struct {
+	p *policyResult
+	i int
 }
 
 // forPort returns the TLS settings of the Service port, or nil when no
@@ -62,69 +103,90 @@ func comparePolicyPrecedence(a, b *gwv1.BackendTLSPolicy) int {
 // its targets: the spec makes connections to them fail rather than fall
 // back to plaintext or to another policy.
 func (w *world) resolveBackendTLSPolicies() backendTLSResult {
-	res := backendTLSResult{byTarget: map[backendTLSTarget]*ir.BackendTLS{}}
+	res := backendTLSResult{byTarget: map[backendTLSTarget]*ir.BackendTLS{}, byService: map[types.NamespacedName][]policyTargetRef{}}
 	winners := map[backendTLSTarget]*gwv1.BackendTLSPolicy{}
 	policies := slices.Clone(w.in.BackendTLSPolicies)
 	slices.SortFunc(policies, comparePolicyPrecedence)
 	for _, p := range policies {
 		ref := diag.ObjectRef{Kind: "BackendTLSPolicy", Namespace: p.Namespace, Name: p.Name}
-		finding := func(sev diag.Severity, field, reason, msg string) {
-			res.findings = append(res.findings, diag.Finding{
-				Severity: sev, Object: ref, Source: w.in.Sources.Of(ref), Field: field, Reason: reason, Message: msg,
-			})
+		pr := &policyResult{policy: p}
+		finding := func(sev diag.Severity, field, reason, msg string) diag.Finding {
+			return diag.Finding{Severity: sev, Object: ref, Source: w.in.Sources.Of(ref), Field: field, Reason: reason, Message: msg}
 		}
-		finding(diag.Info, "status", diag.ReasonNotSupportedYet,
-			"BackendTLSPolicy status (ancestors) is not simulated yet; the IR shows the clusters it applies to")
-		tls := w.policyTLS(p, finding)
+		w.policyTLS(pr, finding)
 		for i, t := range p.Spec.TargetRefs {
 			field := fmt.Sprintf("spec.targetRefs[%d]", i)
-			target, ok := w.policyTarget(p.Namespace, t, field, finding)
-			if !ok {
+			pt, f := w.policyTarget(p.Namespace, t, field, finding)
+			if f != nil {
+				res.findings = append(res.findings, *f)
 				continue
 			}
-			if winner, taken := winners[target]; taken {
-				why := "is older"
-				if compareCreation(winner.CreationTimestamp, p.CreationTimestamp) == 0 {
-					why = "is as old and comes first by namespace/name"
-				}
-				finding(diag.Warning, field, string(gwv1.PolicyReasonConflicted),
-					fmt.Sprintf("BackendTLSPolicy %s/%s selects %s as well and %s, so it takes precedence; this policy does not apply there",
-						winner.Namespace, winner.Name, describeTarget(target), why))
-				continue
+			if winner, taken := winners[pt.target]; taken {
+				pt.winner = winner
+				pr.findings = append(pr.findings, finding(diag.Warning, field, string(gwv1.PolicyReasonConflicted),
+					describeConflict(winner, p, pt.target)+"; this policy does not apply there"))
+			} else {
+				winners[pt.target] = p
+				res.byTarget[pt.target] = pr.tls
 			}
-			winners[target] = p
-			res.byTarget[target] = tls
+			res.byService[pt.target.service] = append(res.byService[pt.target.service], policyTargetRef{pr, len(pr.targets)})
+			pr.targets = append(pr.targets, pt)
 		}
+		res.policies = append(res.policies, pr)
 	}
 	return res
 }
 
+// describeConflict says why winner takes target from loser.
+func describeConflict(winner, loser *gwv1.BackendTLSPolicy, target backendTLSTarget) string {
+	why := "is older"
+	if compareCreation(winner.CreationTimestamp, loser.CreationTimestamp) == 0 {
+		why = "is as old and comes first by namespace/name"
+	}
+	return fmt.Sprintf("BackendTLSPolicy %s/%s selects %s as well and %s, so it takes precedence",
+		winner.Namespace, winner.Name, describeTarget(target), why)
+}
+
 // policyTarget checks one targetRef: gwsim applies BackendTLSPolicies to
 // core Services (the spec's Extended support), and a sectionName must name
-// a port of the Service.
+// a port of the Service. A targetRef that selects nothing is returned as a
+// finding.
 func (w *world) policyTarget(ns string, t gwv1.LocalPolicyTargetReferenceWithSectionName, field string,
-	finding func(diag.Severity, string, string, string)) (backendTLSTarget, bool) {
+	finding func(diag.Severity, string, string, string) diag.Finding) (policyTarget, *diag.Finding) {
+	fail := func(field, reason, msg string) (policyTarget, *diag.Finding) {
+		f := finding(diag.Warning, field, reason, msg)
+		return policyTarget{}, &f
+	}
 	if t.Group != "" || t.Kind != "Service" {
-		finding(diag.Warning, field, string(gwv1.PolicyReasonInvalid),
+		return fail(field, string(gwv1.PolicyReasonInvalid),
 			fmt.Sprintf("target kind %s is not supported; gwsim applies BackendTLSPolicies to core Services", qualifiedKind(string(t.Group), string(t.Kind))))
-		return backendTLSTarget{}, false
 	}
-	target := backendTLSTarget{service: keyOf(ns, string(t.Name))}
+	pt := policyTarget{target: backendTLSTarget{service: keyOf(ns, string(t.Name))}}
 	if t.SectionName != nil {
-		target.section = string(*t.SectionName)
+		pt.target.section = string(*t.SectionName)
 	}
-	svc, ok := w.services[target.service]
+	svc, ok := w.services[pt.target.service]
 	if !ok {
-		finding(diag.Warning, field, string(gwv1.PolicyReasonTargetNotFound),
-			fmt.Sprintf("Service %s does not exist", target.service))
-		return backendTLSTarget{}, false
+		return fail(field, string(gwv1.PolicyReasonTargetNotFound), fmt.Sprintf("Service %s does not exist", pt.target.service))
 	}
-	if target.section != "" && !slices.ContainsFunc(svc.Spec.Ports, func(p corev1.ServicePort) bool { return p.Name == target.section }) {
-		finding(diag.Warning, field+".sectionName", string(gwv1.PolicyReasonTargetNotFound),
-			fmt.Sprintf("Service %s has no port named %q", target.service, target.section))
-		return backendTLSTarget{}, false
+	udp := 0
+	for _, p := range svc.Spec.Ports {
+		if p.Protocol == corev1.ProtocolUDP {
+			udp++
+		}
 	}
-	return target, true
+	if pt.target.section == "" {
+		pt.udp = udp > 0 && udp == len(svc.Spec.Ports)
+		pt.mixed = udp > 0 && udp < len(svc.Spec.Ports)
+		return pt, nil
+	}
+	i := slices.IndexFunc(svc.Spec.Ports, func(p corev1.ServicePort) bool { return p.Name == pt.target.section })
+	if i < 0 {
+		return fail(field+".sectionName", string(gwv1.PolicyReasonTargetNotFound),
+			fmt.Sprintf("Service %s has no port named %q", pt.target.service, pt.target.section))
+	}
+	pt.udp = svc.Spec.Ports[i].Protocol == corev1.ProtocolUDP
+	return pt, nil
 }
 
 func describeTarget(t backendTLSTarget) string {
@@ -132,58 +194,4 @@ func describeTarget(t backendTLSTarget) string {
 		return "Service " + t.service.String()
 	}
 	return fmt.Sprintf("port %q of Service %s", t.section, t.service)
-}
-
-// policyTLS builds the TLS settings a policy programs. CA references are
-// local to the policy's namespace; an unsupported kind is InvalidKind, a
-// missing or malformed bundle InvalidCACertificateRef, and when none is
-// usable the policy is NoValidCACertificate: connections fail (5xx). An
-// unknown wellKnownCACertificates is Invalid, with the same effect.
-func (w *world) policyTLS(p *gwv1.BackendTLSPolicy, finding func(diag.Severity, string, string, string)) *ir.BackendTLS {
-	v := p.Spec.Validation
-	tls := &ir.BackendTLS{Policy: p.Namespace + "/" + p.Name, SNI: string(v.Hostname)}
-	for _, san := range v.SubjectAltNames {
-		value := string(san.Hostname)
-		if san.Type == gwv1.URISubjectAltNameType {
-			value = string(san.URI)
-		}
-		tls.SubjectAltNames = append(tls.SubjectAltNames, ir.SubjectAltName{Type: string(san.Type), Value: value})
-	}
-	if len(p.Spec.Options) > 0 {
-		tls.Options = make(map[string]string, len(p.Spec.Options))
-		for k, v := range p.Spec.Options {
-			tls.Options[string(k)] = string(v)
-		}
-	}
-	switch {
-	case len(v.CACertificateRefs) > 0:
-		for i, ref := range v.CACertificateRefs {
-			ca, problem, msg := w.resolveCABundle(string(ref.Group), string(ref.Kind), p.Namespace, string(ref.Name))
-			field := fmt.Sprintf("spec.validation.caCertificateRefs[%d]", i)
-			switch problem {
-			case caBadKind:
-				finding(diag.Warning, field, string(gwv1.BackendTLSPolicyReasonInvalidKind), msg)
-			case caBadRef:
-				finding(diag.Warning, field, string(gwv1.BackendTLSPolicyReasonInvalidCACertificateRef), msg)
-			default:
-				tls.CACertificates = append(tls.CACertificates, ca)
-			}
-		}
-		if len(tls.CACertificates) == 0 {
-			tls.Invalid = string(gwv1.BackendTLSPolicyReasonNoValidCACertificate)
-			finding(diag.Error, "spec.validation.caCertificateRefs", tls.Invalid,
-				"no CA certificate reference is valid: connections to the targeted backends fail and requests get a 5xx")
-		}
-	case v.WellKnownCACertificates != nil && *v.WellKnownCACertificates == gwv1.WellKnownCACertificatesSystem:
-		tls.WellKnownCACertificates = string(gwv1.WellKnownCACertificatesSystem)
-	default:
-		tls.Invalid = string(gwv1.PolicyReasonInvalid)
-		msg := "neither caCertificateRefs nor wellKnownCACertificates is set"
-		if v.WellKnownCACertificates != nil {
-			msg = fmt.Sprintf("wellKnownCACertificates %q is not supported; gwsim knows %q", *v.WellKnownCACertificates, gwv1.WellKnownCACertificatesSystem)
-		}
-		finding(diag.Error, "spec.validation.wellKnownCACertificates", tls.Invalid,
-			msg+": connections to the targeted backends fail and requests get a 5xx")
-	}
-	return tls
 }

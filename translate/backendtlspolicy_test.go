@@ -9,6 +9,7 @@ import (
 	"encoding/pem"
 	"math/big"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,7 +18,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
@@ -108,17 +108,47 @@ func clusterPolicies(out Output) map[string]string {
 	return got
 }
 
-// policyFindings returns "Kind ns/name field: reason" for every finding
-// about a BackendTLSPolicy, leaving out the status notice every policy gets.
+// policyFindings returns "name field: reason" for every finding about a
+// BackendTLSPolicy.
 func policyFindings(out Output) []string {
 	var got []string
 	for _, f := range out.Findings {
-		if f.Object.Kind == "BackendTLSPolicy" && f.Reason != diag.ReasonNotSupportedYet {
+		if f.Object.Kind == "BackendTLSPolicy" {
 			got = append(got, f.Object.Name+" "+f.Field+": "+f.Reason)
 		}
 	}
 	return got
 }
+
+// policyStatuses returns, per policy with status, "Accepted reason,
+// ResolvedRefs reason" of its entry for Gateway infra/gw, with a "!" before
+// a reason whose condition is False.
+func policyStatuses(t *testing.T, out Output) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	for key, ancestors := range out.Status.BackendTLSPolicies {
+		for _, a := range ancestors {
+			if a.AncestorRef.Name != "gw" || *a.AncestorRef.Namespace != "infra" {
+				continue
+			}
+			var parts []string
+			for _, c := range a.Conditions {
+				r := c.Reason
+				if c.Status == metav1.ConditionFalse {
+					r = "!" + r
+				}
+				parts = append(parts, c.Type+"="+r)
+			}
+			got[key.Name] = strings.Join(parts, ",")
+		}
+	}
+	return got
+}
+
+const (
+	accepted   = "Accepted=Accepted,ResolvedRefs=ResolvedRefs"
+	conflicted = "Accepted=!Conflicted,ResolvedRefs=ResolvedRefs"
+)
 
 func TestComparePolicyPrecedence(t *testing.T) {
 	p := func(ns, name string, created int64) *gwv1.BackendTLSPolicy {
@@ -146,38 +176,40 @@ func TestComparePolicyPrecedence(t *testing.T) {
 }
 
 // TestBackendTLSPolicySelection checks which policy applies to each Service
-// port: a policy naming the port by sectionName beats one naming the whole
-// Service (no conflict); two for the same target conflict and the oldest,
-// then the first by name, wins whatever the input order; targets that do
-// not exist select nothing; UDP ports never get TLS.
+// port, and the Accepted condition each gets: a policy naming the port by
+// sectionName beats one naming the whole Service (no conflict, both
+// Accepted); two for the same target conflict and the oldest, then the
+// first by name, wins whatever the input order, the other being
+// Conflicted; targets that do not exist select nothing and give no status.
 func TestBackendTLSPolicySelection(t *testing.T) {
 	const c443, c8443 = "app/svc:443", "app/svc:8443"
 	tests := []struct {
 		name         string
 		policies     []*gwv1.BackendTLSPolicy
 		want         map[string]string
+		wantStatus   map[string]string
 		wantFindings []string
 	}{
-		{"no policy", nil, map[string]string{c443: "", c8443: ""}, nil},
+		{"no policy", nil, map[string]string{c443: "", c8443: ""}, map[string]string{}, nil},
 		{"whole Service", []*gwv1.BackendTLSPolicy{tlsPolicy("all", 0, "Service", "svc", "", "ca")},
-			map[string]string{c443: "app/all", c8443: "app/all"}, nil},
+			map[string]string{c443: "app/all", c8443: "app/all"}, map[string]string{"all": accepted}, nil},
 		{"sectionName selects one port", []*gwv1.BackendTLSPolicy{tlsPolicy("one", 0, "Service", "svc", "https-2", "ca")},
-			map[string]string{c443: "", c8443: "app/one"}, nil},
+			map[string]string{c443: "", c8443: "app/one"}, map[string]string{"one": accepted}, nil},
 		{"sectionName beats whole Service, even when newer",
 			[]*gwv1.BackendTLSPolicy{tlsPolicy("all", 100, "Service", "svc", "", "ca"), tlsPolicy("one", 200, "Service", "svc", "https-1", "ca")},
-			map[string]string{c443: "app/one", c8443: "app/all"}, nil},
+			map[string]string{c443: "app/one", c8443: "app/all"}, map[string]string{"all": accepted, "one": accepted}, nil},
 		{"conflict: older wins",
 			[]*gwv1.BackendTLSPolicy{tlsPolicy("a-new", 200, "Service", "svc", "", "ca"), tlsPolicy("z-old", 100, "Service", "svc", "", "ca")},
-			map[string]string{c443: "app/z-old", c8443: "app/z-old"}, []string{"a-new spec.targetRefs[0]: Conflicted"}},
+			map[string]string{c443: "app/z-old", c8443: "app/z-old"}, map[string]string{"a-new": conflicted, "z-old": accepted}, nil},
 		{"conflict: same age, first name wins",
 			[]*gwv1.BackendTLSPolicy{tlsPolicy("b", 100, "Service", "svc", "https-1", "ca"), tlsPolicy("a", 100, "Service", "svc", "https-1", "ca")},
-			map[string]string{c443: "app/a", c8443: ""}, []string{"b spec.targetRefs[0]: Conflicted"}},
+			map[string]string{c443: "app/a", c8443: ""}, map[string]string{"a": accepted, "b": conflicted}, nil},
 		{"sectionName that is no port", []*gwv1.BackendTLSPolicy{tlsPolicy("p", 0, "Service", "svc", "nope", "ca")},
-			map[string]string{c443: "", c8443: ""}, []string{"p spec.targetRefs[0].sectionName: TargetNotFound"}},
+			map[string]string{c443: "", c8443: ""}, map[string]string{}, []string{"p spec.targetRefs[0].sectionName: TargetNotFound"}},
 		{"missing Service", []*gwv1.BackendTLSPolicy{tlsPolicy("p", 0, "Service", "other", "", "ca")},
-			map[string]string{c443: "", c8443: ""}, []string{"p spec.targetRefs[0]: TargetNotFound"}},
+			map[string]string{c443: "", c8443: ""}, map[string]string{}, []string{"p spec.targetRefs[0]: TargetNotFound"}},
 		{"target kind other than Service", []*gwv1.BackendTLSPolicy{tlsPolicy("p", 0, "ServiceImport", "svc", "", "ca")},
-			map[string]string{c443: "", c8443: ""}, []string{"p spec.targetRefs[0]: Invalid"}},
+			map[string]string{c443: "", c8443: ""}, map[string]string{}, []string{"p spec.targetRefs[0]: Invalid"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -185,6 +217,9 @@ func TestBackendTLSPolicySelection(t *testing.T) {
 				out := Translate(tlsWorld(t, order...), Options{})
 				if diff := cmp.Diff(tc.want, clusterPolicies(out)); diff != "" {
 					t.Errorf("policy per cluster (-want +got):\n%s", diff)
+				}
+				if diff := cmp.Diff(tc.wantStatus, policyStatuses(t, out)); diff != "" {
+					t.Errorf("policy status (-want +got):\n%s", diff)
 				}
 				if diff := cmp.Diff(tc.wantFindings, policyFindings(out)); diff != "" {
 					t.Errorf("findings (-want +got):\n%s", diff)
@@ -200,16 +235,31 @@ func reversed[T any](s []T) []T {
 	return out
 }
 
-func TestBackendTLSPolicyUDPPortGetsNoTLS(t *testing.T) {
-	in := tlsWorld(t, tlsPolicy("all", 0, "Service", "svc", "", "ca"))
+// TestBackendTLSPolicyUDP checks GEP-1897's rule that BackendTLSPolicy
+// applies to TCP only: a UDP port of a targeted Service gets no TLS, a
+// policy whose sectionName names a UDP port is Accepted=False/Invalid, and
+// one targeting a Service with TCP and UDP ports is Accepted with a
+// warning in its message.
+func TestBackendTLSPolicyUDP(t *testing.T) {
+	in := tlsWorld(t, tlsPolicy("all", 0, "Service", "svc", "", "ca"), tlsPolicy("dns", 0, "Service", "svc", "dns", "ca"))
 	in.UDPRoutes = []*gwv1.UDPRoute{{ObjectMeta: metav1.ObjectMeta{Namespace: "app", Name: "dns"}, Spec: gwv1.UDPRouteSpec{
 		CommonRouteSpec: gwv1.CommonRouteSpec{ParentRefs: []gwv1.ParentReference{gwParent("dns")}},
 		Rules:           []gwv1.UDPRouteRule{{BackendRefs: []gwv1.BackendRef{{BackendObjectReference: gwv1.BackendObjectReference{Name: "svc", Port: ptr(gwv1.PortNumber(53))}}}}},
 	}}}
-	in.Gateways[0].Spec.Listeners = append(in.Gateways[0].Spec.Listeners, gwv1.Listener{Name: "dns", Port: 53, Protocol: gwv1.UDPProtocolType})
-	got := clusterPolicies(Translate(in, Options{}))
-	if got["app/svc:53/UDP"] != "" || got["app/svc:443"] != "app/all" {
+	in.Gateways[0].Spec.Listeners = append(in.Gateways[0].Spec.Listeners, gwv1.Listener{Name: "dns", Port: 53, Protocol: gwv1.UDPProtocolType,
+		AllowedRoutes: &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: ptr(gwv1.NamespacesFromAll)}}})
+	out := Translate(in, Options{})
+	got := clusterPolicies(out)
+	if p, ok := got["app/svc:53/UDP"]; !ok || p != "" || got["app/svc:443"] != "app/all" {
 		t.Errorf("policy per cluster = %v, want none on app/svc:53/UDP and app/all on app/svc:443", got)
+	}
+	want := map[string]string{"all": accepted, "dns": "Accepted=!Invalid,ResolvedRefs=ResolvedRefs"}
+	if diff := cmp.Diff(want, policyStatuses(t, out)); diff != "" {
+		t.Errorf("policy status (-want +got):\n%s", diff)
+	}
+	msg := out.Status.BackendTLSPolicies[keyOf("app", "all")][0].Conditions[0].Message
+	if !strings.Contains(msg, "UDP ports") {
+		t.Errorf("Accepted message %q, want a warning about the Service's UDP ports", msg)
 	}
 }
 
@@ -217,34 +267,39 @@ func TestBackendTLSPolicyUDPPortGetsNoTLS(t *testing.T) {
 // (or Secret) with a ca.crt that parses is used; a missing object, a
 // missing key or a malformed bundle is InvalidCACertificateRef; another
 // kind is InvalidKind; with no valid reference the policy is
-// NoValidCACertificate and the cluster's TLS is marked invalid.
+// NoValidCACertificate and the cluster's TLS is marked invalid. Status
+// shows it all, so there are no findings.
 func TestBackendTLSPolicyCARefs(t *testing.T) {
 	ref := func(kind, name string) gwv1.LocalObjectReference {
 		return gwv1.LocalObjectReference{Kind: gwv1.Kind(kind), Name: gwv1.ObjectName(name)}
 	}
+	const (
+		noValid   = "Accepted=!NoValidCACertificate,ResolvedRefs=!InvalidCACertificateRef"
+		badRefOK  = "Accepted=Accepted,ResolvedRefs=!InvalidCACertificateRef"
+		badKind   = "Accepted=!NoValidCACertificate,ResolvedRefs=!InvalidKind"
+		wellKnown = "Accepted=!Invalid,ResolvedRefs=ResolvedRefs"
+	)
 	tests := []struct {
-		name         string
-		refs         []gwv1.LocalObjectReference
-		wellKnown    string
-		wantCAs      []string
-		wantSystem   bool
-		wantInvalid  string
-		wantFindings []string
+		name        string
+		refs        []gwv1.LocalObjectReference
+		wellKnown   string
+		wantCAs     []string
+		wantSystem  bool
+		wantInvalid string
+		wantStatus  string
 	}{
-		{"ConfigMap", []gwv1.LocalObjectReference{ref("ConfigMap", "ca")}, "", []string{"ConfigMap app/ca"}, false, "", nil},
-		{"Secret", []gwv1.LocalObjectReference{ref("Secret", "ca-secret")}, "", []string{"Secret app/ca-secret"}, false, "", nil},
-		{"missing ConfigMap", []gwv1.LocalObjectReference{ref("ConfigMap", "nope")}, "", nil, false, "NoValidCACertificate",
-			[]string{"p spec.validation.caCertificateRefs: NoValidCACertificate", "p spec.validation.caCertificateRefs[0]: InvalidCACertificateRef"}},
-		{"no ca.crt key", []gwv1.LocalObjectReference{ref("ConfigMap", "empty")}, "", nil, false, "NoValidCACertificate",
-			[]string{"p spec.validation.caCertificateRefs: NoValidCACertificate", "p spec.validation.caCertificateRefs[0]: InvalidCACertificateRef"}},
-		{"malformed PEM", []gwv1.LocalObjectReference{ref("ConfigMap", "garbage")}, "", nil, false, "NoValidCACertificate",
-			[]string{"p spec.validation.caCertificateRefs: NoValidCACertificate", "p spec.validation.caCertificateRefs[0]: InvalidCACertificateRef"}},
-		{"unsupported kind", []gwv1.LocalObjectReference{{Group: "invalid.io", Kind: "InvalidKind", Name: "x"}}, "", nil, false, "NoValidCACertificate",
-			[]string{"p spec.validation.caCertificateRefs: NoValidCACertificate", "p spec.validation.caCertificateRefs[0]: InvalidKind"}},
+		{"ConfigMap", []gwv1.LocalObjectReference{ref("ConfigMap", "ca")}, "", []string{"ConfigMap app/ca"}, false, "", accepted},
+		{"Secret", []gwv1.LocalObjectReference{ref("Secret", "ca-secret")}, "", []string{"Secret app/ca-secret"}, false, "", accepted},
+		{"missing ConfigMap", []gwv1.LocalObjectReference{ref("ConfigMap", "nope")}, "", nil, false, "NoValidCACertificate", noValid},
+		{"no ca.crt key", []gwv1.LocalObjectReference{ref("ConfigMap", "empty")}, "", nil, false, "NoValidCACertificate", noValid},
+		{"malformed PEM", []gwv1.LocalObjectReference{ref("ConfigMap", "garbage")}, "", nil, false, "NoValidCACertificate", noValid},
+		{"unsupported kind", []gwv1.LocalObjectReference{{Group: "invalid.io", Kind: "InvalidKind", Name: "x"}}, "", nil, false, "NoValidCACertificate", badKind},
 		{"one valid, one not: the valid one is used", []gwv1.LocalObjectReference{ref("ConfigMap", "nope"), ref("ConfigMap", "ca")}, "",
-			[]string{"ConfigMap app/ca"}, false, "", []string{"p spec.validation.caCertificateRefs[0]: InvalidCACertificateRef"}},
-		{"well-known System", nil, "System", nil, true, "", nil},
-		{"unknown well-known set", nil, "example.com/corp", nil, false, "Invalid", []string{"p spec.validation.wellKnownCACertificates: Invalid"}},
+			[]string{"ConfigMap app/ca"}, false, "", badRefOK},
+		{"the first invalid reference gives the reason", []gwv1.LocalObjectReference{ref("ConfigMap", "nope"), {Group: "invalid.io", Kind: "InvalidKind", Name: "x"}}, "",
+			nil, false, "NoValidCACertificate", noValid},
+		{"well-known System", nil, "System", nil, true, "", accepted},
+		{"unknown well-known set", nil, "example.com/corp", nil, false, "Invalid", wellKnown},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -275,12 +330,73 @@ func TestBackendTLSPolicyCARefs(t *testing.T) {
 			if tls.SNI != "p.example.com" {
 				t.Errorf("SNI = %q, want the policy's hostname", tls.SNI)
 			}
-			got := policyFindings(out)
-			slices.Sort(got)
-			if diff := cmp.Diff(tc.wantFindings, got); diff != "" {
-				t.Errorf("findings (-want +got):\n%s", diff)
+			if got := policyStatuses(t, out)["p"]; got != tc.wantStatus {
+				t.Errorf("status = %s, want %s", got, tc.wantStatus)
+			}
+			if got := policyFindings(out); got != nil {
+				t.Errorf("findings = %v, want none (status shows them)", got)
 			}
 		})
+	}
+}
+
+// TestBackendTLSPolicyUnreachedFindings checks that a policy no Gateway
+// reaches gets no status, so its problems are findings, with a note that
+// it applies nowhere.
+func TestBackendTLSPolicyUnreachedFindings(t *testing.T) {
+	in := tlsWorld(t, tlsPolicy("p", 0, "Service", "idle", "", "nope"))
+	in.Services = append(in.Services, testService("app", "idle"))
+	out := Translate(in, Options{})
+	if len(out.Status.BackendTLSPolicies) != 0 {
+		t.Errorf("status = %v, want none", out.Status.BackendTLSPolicies)
+	}
+	want := []string{
+		"p spec.targetRefs: NoEffect",
+		"p spec.validation.caCertificateRefs: NoValidCACertificate",
+		"p spec.validation.caCertificateRefs[0]: InvalidCACertificateRef",
+	}
+	got := policyFindings(out)
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
+
+// TestBackendTLSPolicyAncestors checks the entries themselves: one per
+// Gateway that routes to a targeted port, sorted by Gateway, naming the
+// Gateway and its class's controller, stamped with the policy's
+// generation; a Gateway whose routes reach only ports the policy does not
+// select gets none.
+func TestBackendTLSPolicyAncestors(t *testing.T) {
+	p := tlsPolicy("p", 0, "Service", "svc", "https-2", "ca")
+	p.Generation = 7
+	in := tlsWorld(t, p)
+	other := testGateway(httpListener("http", 80, ""))
+	other.Name = "a-gw"
+	third := testGateway(httpListener("http", 80, ""))
+	third.Name = "z-gw"
+	in.Gateways = append(in.Gateways, other, third)
+	r := in.HTTPRoutes[0]
+	r.Spec.ParentRefs = append(r.Spec.ParentRefs, gwv1.ParentReference{Namespace: ptr(gwv1.Namespace("infra")), Name: "a-gw"})
+	only443 := testRoute("app", "only-443", gwv1.ParentReference{Namespace: ptr(gwv1.Namespace("infra")), Name: "z-gw"}, "svc")
+	only443.Spec.Rules[0].BackendRefs[0].Port = ptr(gwv1.PortNumber(443))
+	in.HTTPRoutes = append(in.HTTPRoutes, only443)
+	out := Translate(in, Options{Now: metav1.Unix(10, 0)})
+	got := out.Status.BackendTLSPolicies[keyOf("app", "p")]
+	var names []string
+	for _, a := range got {
+		names = append(names, string(*a.AncestorRef.Namespace)+"/"+string(a.AncestorRef.Name))
+		if *a.AncestorRef.Group != gwv1.GroupName || *a.AncestorRef.Kind != "Gateway" || a.ControllerName != "example.com/c" {
+			t.Errorf("ancestor %+v, want a Gateway of example.com/c", a)
+		}
+		for _, c := range a.Conditions {
+			if c.ObservedGeneration != 7 || !c.LastTransitionTime.Equal(&metav1.Time{Time: time.Unix(10, 0)}) {
+				t.Errorf("condition %+v, want observedGeneration 7 and the translation time", c)
+			}
+		}
+	}
+	if diff := cmp.Diff([]string{"infra/a-gw", "infra/gw"}, names); diff != "" {
+		t.Errorf("ancestors (-want +got):\n%s", diff)
 	}
 }
 

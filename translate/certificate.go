@@ -11,8 +11,10 @@ import (
 // resolveCertificates checks the TLS settings of an HTTPS or TLS listener:
 // Terminate mode needs at least one certificateRef, each a Secret of type
 // kubernetes.io/tls whose tls.crt and tls.key form a key pair, in the
-// Gateway's namespace or allowed by a ReferenceGrant.
-func (w *world) resolveCertificates(g *gwv1.Gateway, r *listenerResult) {
+// namespace of the listener's owner (Gateway or ListenerSet) or allowed by a
+// ReferenceGrant to that owner's kind: a grant to Gateways does not extend
+// to ListenerSets, nor the reverse (GEP-1713).
+func (w *world) resolveCertificates(r *listenerResult) {
 	l := r.spec
 	if l.Protocol != gwv1.HTTPSProtocolType && l.Protocol != gwv1.TLSProtocolType {
 		return
@@ -34,7 +36,7 @@ func (w *world) resolveCertificates(g *gwv1.Gateway, r *listenerResult) {
 		return
 	}
 	for i, ref := range l.TLS.CertificateRefs {
-		key, reason, msg := w.resolveCertificate(g, ref)
+		key, reason, msg := w.resolveCertificate(r.owner, ref)
 		if reason != "" {
 			r.problems.refsReason = reason
 			r.problems.refsMsg = fmt.Sprintf("tls.certificateRefs[%d]: %s", i, msg)
@@ -44,7 +46,7 @@ func (w *world) resolveCertificates(g *gwv1.Gateway, r *listenerResult) {
 	}
 }
 
-func (w *world) resolveCertificate(g *gwv1.Gateway, ref gwv1.SecretObjectReference) (key, reason, msg string) {
+func (w *world) resolveCertificate(owner listenerOwner, ref gwv1.SecretObjectReference) (key, reason, msg string) {
 	group, kind := "", "Secret"
 	if ref.Group != nil {
 		group = string(*ref.Group)
@@ -52,7 +54,7 @@ func (w *world) resolveCertificate(g *gwv1.Gateway, ref gwv1.SecretObjectReferen
 	if ref.Kind != nil {
 		kind = string(*ref.Kind)
 	}
-	ns := g.Namespace
+	ns := owner.namespace
 	if ref.Namespace != nil {
 		ns = string(*ref.Namespace)
 	}
@@ -61,10 +63,10 @@ func (w *world) resolveCertificate(g *gwv1.Gateway, ref gwv1.SecretObjectReferen
 	if group != "" || kind != "Secret" {
 		return "", invalid, fmt.Sprintf("%s/%s %s is not a supported kind; use a core Secret", group, kind, name)
 	}
-	if !w.allowedByGrant(grantRef{Group: gwv1.GroupName, Kind: "Gateway", Namespace: g.Namespace},
+	if !w.allowedByGrant(grantRef{Group: gwv1.GroupName, Kind: owner.kind, Namespace: owner.namespace},
 		grantRef{Group: "", Kind: "Secret", Namespace: ns, Name: string(ref.Name)}) {
 		return "", string(gwv1.ListenerReasonRefNotPermitted),
-			fmt.Sprintf("Secret %s is in another namespace and no ReferenceGrant there allows Gateways from %s", name, g.Namespace)
+			fmt.Sprintf("Secret %s is in another namespace and no ReferenceGrant there allows %ss from %s", name, owner.kind, owner.namespace)
 	}
 	s, ok := w.secrets[keyOf(ns, string(ref.Name))]
 	if !ok {

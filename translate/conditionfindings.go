@@ -13,7 +13,8 @@ import (
 
 // ConditionFindings turns every unhealthy condition in the objects' status
 // into an Error finding: Accepted, ResolvedRefs or Programmed False, or
-// Conflicted or PartiallyInvalid True. It reads status as a cluster would
+// Conflicted or PartiallyInvalid True, on GatewayClasses, Gateways, routes
+// (per parent) and BackendTLSPolicies (per ancestor). It reads status as a cluster would
 // show it after the controller settled, so `check` fails exactly when
 // `kubectl get` would show a problem. A listener or route parent reports its
 // most telling condition once, not every condition that follows from it.
@@ -36,6 +37,20 @@ func ConditionFindings(objs []client.Object, sources diag.Sources) []diag.Findin
 		case *gwv1.Gateway:
 			ref.Kind = "Gateway"
 			gatewayFindings(t, emit)
+		case *gwv1.BackendTLSPolicy:
+			ref.Kind = "BackendTLSPolicy"
+			seen := map[string]bool{}
+			for _, a := range t.Status.Ancestors {
+				c := firstUnhealthy(a.Conditions)
+				if c == nil || seen[c.Type+c.Message] {
+					continue
+				}
+				seen[c.Type+c.Message] = true
+				emit(fmt.Sprintf("status.ancestors[%s]", parentRefString(a.AncestorRef)), c)
+			}
+		case *gwv1.ListenerSet:
+			ref.Kind = "ListenerSet"
+			listenerSetFindings(t, emit)
 		default:
 			kind, parents := routeParents(o)
 			if kind == "" {
@@ -56,6 +71,10 @@ func ConditionFindings(objs []client.Object, sources diag.Sources) []diag.Findin
 	return diag.Sort(out)
 }
 
+// gatewayFindings reports the Gateway's unhealthy listeners, and its own
+// most telling condition when no listener explains it. A ResolvedRefs
+// problem of the Gateway's own references (spec.tls.backend) is reported
+// even then: no listener condition shows it.
 func gatewayFindings(g *gwv1.Gateway, emit func(string, *metav1.Condition)) {
 	reported := false
 	for _, l := range g.Status.Listeners {
@@ -65,6 +84,26 @@ func gatewayFindings(g *gwv1.Gateway, emit func(string, *metav1.Condition)) {
 		}
 	}
 	if c := firstUnhealthy(g.Status.Conditions); c != nil && !reported {
+		emit("status", c)
+		return
+	}
+	c := meta.FindStatusCondition(g.Status.Conditions, string(gwv1.GatewayConditionResolvedRefs))
+	if reported && c != nil && c.Status == metav1.ConditionFalse && c.Reason != string(gwv1.GatewayReasonListenersNotResolved) {
+		emit("status", c)
+	}
+}
+
+// listenerSetFindings reports a ListenerSet as gatewayFindings reports a
+// Gateway: its unhealthy listener entries, or else its own condition.
+func listenerSetFindings(ls *gwv1.ListenerSet, emit func(string, *metav1.Condition)) {
+	reported := false
+	for _, l := range ls.Status.Listeners {
+		if c := firstUnhealthy(l.Conditions); c != nil {
+			emit(fmt.Sprintf("status.listeners[%s]", l.Name), c)
+			reported = true
+		}
+	}
+	if c := firstUnhealthy(ls.Status.Conditions); c != nil && !reported {
 		emit("status", c)
 	}
 }

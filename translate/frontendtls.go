@@ -132,8 +132,8 @@ func insecureFrontendFields(g *gwv1.Gateway) []string {
 }
 
 // gatewayTLSFindings explains the parts of spec.tls that status does not
-// show: an insecure fallback, a perPort entry that no HTTPS listener uses,
-// and the backend client certificate, which gwsim does not simulate yet.
+// show: an insecure fallback and a perPort entry that no HTTPS listener
+// uses. (spec.tls.backend shows in the ResolvedRefs condition.)
 func gatewayTLSFindings(g *gwv1.Gateway, finding func(diag.Severity, string, string, string) diag.Finding) []diag.Finding {
 	if g.Spec.TLS == nil {
 		return nil
@@ -150,10 +150,6 @@ func gatewayTLSFindings(g *gwv1.Gateway, finding func(diag.Severity, string, str
 					fmt.Sprintf("no HTTPS listener uses port %d, so this entry has no effect", pp.Port)))
 			}
 		}
-	}
-	if g.Spec.TLS.Backend != nil {
-		out = append(out, finding(diag.Warning, "spec.tls.backend", diag.ReasonNotSupportedYet,
-			"spec.tls.backend (the client certificate the Gateway presents to backends) is not simulated yet"))
 	}
 	return out
 }

@@ -15,8 +15,14 @@ type gatewayResult struct {
 	class     *gwv1.GatewayClass
 	listeners []*listenerResult
 	addresses addressDecision
-	// attachedRoutes counts, per listener name, the routes attached to it.
-	attachedRoutes map[gwv1.SectionName]int32
+	// parameters says why spec.infrastructure.parametersRef does not
+	// resolve; "" when it does or is not set.
+	parameters string
+	// sets are the ListenerSets whose parentRef names the Gateway, in
+	// listener precedence order, attached or not.
+	sets []*listenerSetResult
+	// backendTLS is what spec.tls.backend resolves to.
+	backendTLS gatewayBackendTLS
 }
 
 func (g *gatewayResult) name() string { return g.gateway.Namespace + "/" + g.gateway.Name }
@@ -38,44 +44,96 @@ func (w *world) evaluateGateway(g *gwv1.Gateway) (*gatewayResult, []diag.Finding
 			fmt.Sprintf("GatewayClass %s belongs to controller %s, which gwsim was not asked to simulate (--controller-name)",
 				class.Name, class.Spec.ControllerName))}
 	}
-	addresses := decideAddresses(keyOf(g.Namespace, g.Name), g.Spec.Addresses, w.opts.Addresses)
+	addresses := decideAddresses(keyOf(g.Namespace, g.Name), g.Spec.Addresses, w.opts)
 	findings := addresses.findings(finding)
 	findings = append(findings, gatewayTLSFindings(g, finding)...)
-	if g.Spec.Infrastructure != nil {
+	if infra := g.Spec.Infrastructure; infra != nil && (len(infra.Labels) > 0 || len(infra.Annotations) > 0) {
 		findings = append(findings, finding(diag.Info, "spec.infrastructure", diag.ReasonNotSupportedYet,
-			"spec.infrastructure has no effect on routing and is not simulated"))
+			"spec.infrastructure labels and annotations have no effect on routing and are not simulated"))
+	}
+	var parameters string
+	if p, ok := gatewayParameters(g); ok {
+		if parameters = w.parametersProblem(p); parameters == "" {
+			findings = append(findings, parametersNotInterpreted(p, finding))
+		}
 	}
 	gr := &gatewayResult{
-		gateway:        g,
-		class:          class,
-		listeners:      w.evaluateListeners(g),
-		addresses:      addresses,
-		attachedRoutes: map[gwv1.SectionName]int32{},
+		gateway:    g,
+		class:      class,
+		listeners:  w.evaluateListeners(g),
+		addresses:  addresses,
+		parameters: parameters,
+		backendTLS: w.resolveBackendTLS(g),
 	}
+	accepted, _ := gr.conditions()
+	gr.sets = w.evaluateListenerSets(gr, accepted.Status)
 	return gr, findings
 }
 
+// allListeners returns the Gateway's own listeners, then those of its
+// attached ListenerSets in precedence order: the merged list the data plane
+// serves.
+func (gr *gatewayResult) allListeners() []*listenerResult {
+	out := gr.listeners
+	for _, s := range gr.sets {
+		out = append(out[:len(out):len(out)], s.listeners...)
+	}
+	return out
+}
+
 // status builds the Gateway's status once every route has been attached.
-// An unsupported address type outranks invalid listeners for Accepted; for
-// Programmed, an address problem outranks them too, being the one thing
-// that keeps an otherwise valid Gateway from being reachable.
+// Its listeners and conditions are about its own spec.listeners alone
+// (GEP-1713: they "reflect the status of the local configuration");
+// attachedListenerSets counts the Accepted ListenerSets, and is set when
+// the Gateway allows ListenerSets or one names it as its parent.
 func (gr *gatewayResult) status(w *world) gwv1.GatewayStatus {
 	g := gr.gateway
 	st := gwv1.GatewayStatus{Addresses: gr.addresses.bound}
+	for _, l := range gr.listeners {
+		st.Listeners = append(st.Listeners, gwv1.ListenerStatus{
+			Name:           l.spec.Name,
+			SupportedKinds: l.kinds,
+			AttachedRoutes: l.attachedRoutes,
+			Conditions:     stamp(l.conditions(), g.Generation, w.opts.Now),
+		})
+	}
+	if len(gr.sets) > 0 || allowsListenerSets(g) {
+		n := int32(0)
+		for _, s := range gr.sets {
+			if s.accepted() {
+				n++
+			}
+		}
+		st.AttachedListenerSets = &n
+	}
+	accepted, programmed := gr.conditions()
+	st.Conditions = stamp(append([]condition{accepted, programmed, gr.resolvedRefsCondition()}, insecureFrontendConditions(g)...), g.Generation, w.opts.Now)
+	return st
+}
+
+// allowsListenerSets reports whether g's spec.allowedListeners admits any
+// namespace.
+func allowsListenerSets(g *gwv1.Gateway) bool {
+	al := g.Spec.AllowedListeners
+	return al != nil && al.Namespaces != nil && al.Namespaces.From != nil && *al.Namespaces.From != gwv1.NamespacesFromNone
+}
+
+// conditions decides the Gateway's Accepted and Programmed conditions from
+// its own listeners, addresses and parameters.
+// An unsupported address type outranks invalid listeners for Accepted; for
+// Programmed, an address problem outranks them too, being the one thing
+// that keeps an otherwise valid Gateway from being reachable. A
+// parametersRef that does not resolve outranks both: it rejects the whole
+// Gateway (Accepted=False with InvalidParameters, Programmed=False).
+func (gr *gatewayResult) conditions() (accepted, programmed condition) {
 	var invalid []string
 	for _, l := range gr.listeners {
 		if !l.accepted {
 			invalid = append(invalid, string(l.spec.Name))
 		}
-		st.Listeners = append(st.Listeners, gwv1.ListenerStatus{
-			Name:           l.spec.Name,
-			SupportedKinds: l.kinds,
-			AttachedRoutes: gr.attachedRoutes[l.spec.Name],
-			Conditions:     stamp(l.conditions(), g.Generation, w.opts.Now),
-		})
 	}
-	accepted := trueCond(string(gwv1.GatewayConditionAccepted), string(gwv1.GatewayReasonAccepted), "Gateway is accepted")
-	programmed := trueCond(string(gwv1.GatewayConditionProgrammed), string(gwv1.GatewayReasonProgrammed),
+	accepted = trueCond(string(gwv1.GatewayConditionAccepted), string(gwv1.GatewayReasonAccepted), "Gateway is accepted")
+	programmed = trueCond(string(gwv1.GatewayConditionProgrammed), string(gwv1.GatewayReasonProgrammed),
 		gr.addresses.programmedMessage())
 	switch {
 	case len(invalid) == len(gr.listeners):
@@ -92,6 +150,8 @@ func (gr *gatewayResult) status(w *world) gwv1.GatewayStatus {
 			accepted = *a
 		}
 	}
-	st.Conditions = stamp(append([]condition{accepted, programmed}, insecureFrontendConditions(g)...), g.Generation, w.opts.Now)
-	return st
+	if a, p := gr.parametersConditions(); a != nil {
+		accepted, programmed = *a, *p
+	}
+	return accepted, programmed
 }

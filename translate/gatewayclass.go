@@ -13,23 +13,27 @@ import (
 const BundleVersion = "v1.6.3"
 
 // gatewayClassStatus computes the status of a class of gwsim's. Accepted
-// and SupportedVersion are always set together, as the spec requires.
+// and SupportedVersion are always set together, as the spec requires. A
+// parametersRef that does not resolve makes the class Accepted=False with
+// InvalidParameters (see parametersProblem); the class's Gateways are still
+// simulated, since the spec does not say what becomes of them.
 func (w *world) gatewayClassStatus(c *gwv1.GatewayClass) (gwv1.GatewayClassStatus, []diag.Finding) {
+	ref := diag.ObjectRef{Kind: "GatewayClass", Name: c.Name}
+	finding := func(sev diag.Severity, field, reason, msg string) diag.Finding {
+		return diag.Finding{Severity: sev, Object: ref, Source: w.in.Sources.Of(ref), Field: field, Reason: reason, Message: msg}
+	}
 	var findings []diag.Finding
-	if ref := c.Spec.ParametersRef; ref != nil {
-		findings = append(findings, diag.Finding{
-			Severity: diag.Warning,
-			Object:   diag.ObjectRef{Kind: "GatewayClass", Name: c.Name},
-			Source:   w.source("GatewayClass", "", c.Name),
-			Field:    "spec.parametersRef",
-			Reason:   diag.ReasonNotSupportedYet,
-			Message: fmt.Sprintf("parametersRef %s/%s %s is not evaluated yet; the class is accepted without it",
-				ref.Group, ref.Kind, ref.Name),
-		})
+	accepted := trueCond(string(gwv1.GatewayClassConditionStatusAccepted), string(gwv1.GatewayClassReasonAccepted),
+		fmt.Sprintf("gwsim accepts GatewayClass %s for controller %s", c.Name, c.Spec.ControllerName))
+	if p, ok := classParameters(c); ok {
+		if problem := w.parametersProblem(p); problem != "" {
+			accepted = falseCond(string(gwv1.GatewayClassConditionStatusAccepted), string(gwv1.GatewayClassReasonInvalidParameters), problem)
+		} else {
+			findings = append(findings, parametersNotInterpreted(p, finding))
+		}
 	}
 	conds := []condition{
-		trueCond(string(gwv1.GatewayClassConditionStatusAccepted), string(gwv1.GatewayClassReasonAccepted),
-			fmt.Sprintf("gwsim accepts GatewayClass %s for controller %s", c.Name, c.Spec.ControllerName)),
+		accepted,
 		trueCond(string(gwv1.GatewayClassConditionStatusSupportedVersion), string(gwv1.GatewayClassReasonSupportedVersion),
 			"gwsim implements Gateway API "+BundleVersion),
 	}

@@ -113,6 +113,9 @@ func (w *world) httpBackends(res *routeResult, refs []gwv1.HTTPBackendRef, field
 		default:
 			res.clusters = append(res.clusters, *b.cluster)
 			usable += b.backend.Weight
+			if f, ok := w.noReadyEndpointsFinding(res.info, b, bf); ok {
+				res.findings = append(res.findings, f)
+			}
 		}
 		action.Backends = append(action.Backends, b.backend)
 	}

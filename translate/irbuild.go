@@ -22,7 +22,7 @@ type attachedRoute struct {
 func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedRoute) ir.Gateway {
 	g := ir.Gateway{Name: gr.name(), Class: gr.class.Name}
 	ports := map[gwv1.PortNumber]*ir.Listener{}
-	for _, l := range gr.listeners {
+	for _, l := range gr.allListeners() {
 		if !l.accepted {
 			continue
 		}
@@ -32,7 +32,7 @@ func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedRoute) ir.Gat
 			ports[l.spec.Port] = p
 		}
 		p.Listeners = append(p.Listeners, ir.GatewayListener{
-			Name: string(l.spec.Name), Protocol: string(l.spec.Protocol), Hostname: hostnameOf(l.spec.Hostname),
+			Name: l.id(), Protocol: string(l.spec.Protocol), Hostname: hostnameOf(l.spec.Hostname), ListenerSet: l.listenerSet(),
 		})
 		if tls := listenerTLS(l); tls != nil {
 			p.TLS = append(p.TLS, *tls)
@@ -48,7 +48,7 @@ func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedRoute) ir.Gat
 		}
 		for _, att := range vhostAttachments {
 			for _, host := range att.hostnames {
-				k := vhostKey{att.listener.spec.Port, string(att.listener.spec.Name), host}
+				k := vhostKey{att.listener.spec.Port, att.listener.id(), host}
 				vhosts[k] = append(vhosts[k], entries...)
 			}
 		}
@@ -116,7 +116,7 @@ func listenerTLS(l *listenerResult) *ir.TLS {
 	if l.spec.TLS != nil && l.spec.TLS.Mode != nil {
 		mode = *l.spec.TLS.Mode
 	}
-	return &ir.TLS{Listener: string(l.spec.Name), Mode: string(mode), SNI: hostnameOf(l.spec.Hostname), Certificates: l.certs,
+	return &ir.TLS{Listener: l.id(), Mode: string(mode), SNI: hostnameOf(l.spec.Hostname), Certificates: l.certs,
 		FrontendValidation: l.frontend}
 }
 

@@ -80,7 +80,7 @@ func l4Entries(r *routeResult, att attachment) []l4Entry {
 	l := att.listener.spec
 	base := l4Entry{
 		route: ir.L4Route{
-			Listener: string(l.Name),
+			Listener: att.listener.id(),
 			Backends: r.l4.backends,
 			Reject:   r.l4.reject,
 			Origin:   ir.Origin{Kind: string(r.info.kind), Namespace: r.info.meta.Namespace, Name: r.info.meta.Name},

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/translate/diag"
@@ -41,7 +40,7 @@ func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentR
 			cmp.Compare(a.meta.Namespace, b.meta.Namespace), cmp.Compare(a.meta.Name, b.meta.Name),
 			cmp.Compare(a.kind, b.kind))
 	})
-	claims := map[listenerKey][]hostClaim{}
+	claims := map[*listenerResult][]hostClaim{}
 	var findings []diag.Finding
 	for _, i := range order {
 		r := routes[i].info
@@ -49,12 +48,11 @@ func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentR
 			var kept []attachment
 			var refused []string
 			for _, a := range p.attached {
-				k := listenerKey{keyOf(p.gateway.gateway.Namespace, p.gateway.gateway.Name), a.listener.spec.Name}
-				if why, ok := conflictWith(claims[k], r.kind, a); ok {
+				if why, ok := conflictWith(claims[a.listener], r.kind, a); ok {
 					refused = append(refused, why)
 					continue
 				}
-				claims[k] = append(claims[k], hostClaim{route: r, hostnames: a.hostnames})
+				claims[a.listener] = append(claims[a.listener], hostClaim{route: r, hostnames: a.hostnames})
 				kept = append(kept, a)
 			}
 			if len(refused) == 0 {
@@ -68,17 +66,12 @@ func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentR
 				continue
 			}
 			p.accepted = trueCond(accepted, string(gwv1.RouteReasonAccepted),
-				fmt.Sprintf("attached to Gateway %s listener(s) %s; %s", p.gateway.name(), listenerNames(kept), msg))
+				fmt.Sprintf("attached to %s listener(s) %s; %s", p.name(), listenerNames(kept), msg))
 			findings = append(findings, w.routeFinding(r, diag.Warning, fmt.Sprintf("spec.parentRefs[%d]", p.index),
 				string(gwv1.RouteReasonNotAllowedByListeners), msg))
 		}
 	}
 	return findings
-}
-
-type listenerKey struct {
-	gateway  types.NamespacedName
-	listener gwv1.SectionName
 }
 
 // hostClaim is a route accepted on a listener with the hostnames it serves

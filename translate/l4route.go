@@ -71,12 +71,16 @@ func (w *world) l4Backends(res *routeResult, refs []gwv1.BackendRef, field strin
 	var problems []backendResult
 	var usable int32
 	for j, ref := range refs {
-		b := w.resolveBackend(res.info, ref, fmt.Sprintf("%s.backendRefs[%d]", field, j))
+		bf := fmt.Sprintf("%s.backendRefs[%d]", field, j)
+		b := w.resolveBackend(res.info, ref, bf)
 		if b.reason != "" {
 			problems = append(problems, b)
 		} else {
 			res.clusters = append(res.clusters, *b.cluster)
 			usable += b.backend.Weight
+			if f, ok := w.noReadyEndpointsFinding(res.info, b, bf); ok {
+				res.findings = append(res.findings, f)
+			}
 		}
 		rule.backends = append(rule.backends, b.backend)
 	}

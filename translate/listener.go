@@ -10,9 +10,12 @@ import (
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
-// listenerResult is what gwsim decided about one Gateway listener.
+// listenerResult is what gwsim decided about one listener of a Gateway,
+// declared by the Gateway itself or by one of its ListenerSets: both go
+// through the same evaluation, status and routing.
 type listenerResult struct {
-	spec gwv1.Listener
+	spec  gwv1.Listener
+	owner listenerOwner
 	// accepted listeners generate data-plane configuration; routes attach
 	// only to them.
 	accepted bool
@@ -24,6 +27,36 @@ type listenerResult struct {
 	// frontend is the client certificate validation of an HTTPS listener
 	// (Gateway spec.tls.frontend), nil when none applies.
 	frontend *ir.FrontendValidation
+	// attachedRoutes counts the routes attached to the listener.
+	attachedRoutes int32
+}
+
+// listenerOwner is the object that declares a listener: the Gateway, or a
+// ListenerSet attached to it. allowedRoutes "Same" and certificateRefs are
+// relative to its namespace, and ReferenceGrants must allow its kind.
+type listenerOwner struct {
+	kind            string // "Gateway" or "ListenerSet"
+	namespace, name string
+}
+
+// id names the listener uniquely on its Gateway. Listener names are unique
+// only within the object that declares them (the GEP lets a ListenerSet
+// reuse a Gateway listener's name), so a ListenerSet's listener is
+// "namespace/listenerset/name"; a Gateway's own listener keeps its name.
+func (r *listenerResult) id() string {
+	if s := r.listenerSet(); s != "" {
+		return s + "/" + string(r.spec.Name)
+	}
+	return string(r.spec.Name)
+}
+
+// listenerSet is "namespace/name" of the ListenerSet that declares the
+// listener, or "" for the Gateway's own.
+func (r *listenerResult) listenerSet() string {
+	if r.owner.kind != "ListenerSet" {
+		return ""
+	}
+	return r.owner.namespace + "/" + r.owner.name
 }
 
 // listenerProblems collects why a listener is not fully healthy; each field
@@ -54,27 +87,40 @@ func protocolKinds(p gwv1.ProtocolType) []gwv1.Kind {
 // evaluateListeners decides every listener of g: protocol support, route
 // kinds, TLS references and conflicts between listeners sharing a port.
 func (w *world) evaluateListeners(g *gwv1.Gateway) []*listenerResult {
+	owner := listenerOwner{kind: "Gateway", namespace: g.Namespace, name: g.Name}
 	results := make([]*listenerResult, len(g.Spec.Listeners))
 	for i, l := range g.Spec.Listeners {
-		r := &listenerResult{spec: l, kinds: []gwv1.RouteGroupKind{}}
-		if protocolKinds(l.Protocol) == nil {
-			r.problems.acceptedReason = string(gwv1.ListenerReasonUnsupportedProtocol)
-			r.problems.acceptedMsg = fmt.Sprintf("protocol %q is not supported; use HTTP, HTTPS, TLS, TCP or UDP", l.Protocol)
-		} else {
-			r.kinds, r.problems.refsReason, r.problems.refsMsg = routeKinds(l)
-			if r.problems.refsReason == "" {
-				w.resolveCertificates(g, r)
-			}
-			w.resolveFrontendValidation(g, r)
-		}
-		results[i] = r
+		results[i] = w.evaluateListener(g, owner, l)
 	}
 	markConflicts(results)
 	for _, r := range results {
-		r.accepted = r.problems.acceptedReason == "" && r.problems.conflictReason == ""
-		r.programmed = r.accepted && r.problems.refsReason == ""
+		r.settle()
 	}
 	return results
+}
+
+// evaluateListener decides what one listener is on its own: protocol
+// support, route kinds and TLS references. Conflicts with other listeners
+// are decided by the caller, which knows the set the listener belongs to.
+func (w *world) evaluateListener(g *gwv1.Gateway, owner listenerOwner, l gwv1.Listener) *listenerResult {
+	r := &listenerResult{spec: l, owner: owner, kinds: []gwv1.RouteGroupKind{}}
+	if protocolKinds(l.Protocol) == nil {
+		r.problems.acceptedReason = string(gwv1.ListenerReasonUnsupportedProtocol)
+		r.problems.acceptedMsg = fmt.Sprintf("protocol %q is not supported; use HTTP, HTTPS, TLS, TCP or UDP", l.Protocol)
+		return r
+	}
+	r.kinds, r.problems.refsReason, r.problems.refsMsg = routeKinds(l)
+	if r.problems.refsReason == "" {
+		w.resolveCertificates(r)
+	}
+	w.resolveFrontendValidation(g, r)
+	return r
+}
+
+// settle derives accepted and programmed once every problem is known.
+func (r *listenerResult) settle() {
+	r.accepted = r.problems.acceptedReason == "" && r.problems.conflictReason == ""
+	r.programmed = r.accepted && r.problems.refsReason == ""
 }
 
 // routeKinds intersects allowedRoutes.kinds with what the protocol carries.
@@ -110,63 +156,60 @@ func routeKinds(l gwv1.Listener) ([]gwv1.RouteGroupKind, string, string) {
 	return kinds, "", ""
 }
 
-// markConflicts applies the spec's "distinct listeners" rule to listeners
-// sharing a port. HTTP, HTTPS and TLS listeners must differ in hostname;
-// HTTPS and TLS may share a port (SNI tells them apart); TCP and UDP may share
-// a port number (different transports); any other mix on one port is a
-// ProtocolConflict for every listener of that transport on it. Two TCP or two
-// UDP listeners on one port are indistinct, which gwsim reports as
-// ProtocolConflict too (there is no hostname to conflict on).
+// markConflicts applies the spec's "distinct listeners" rule to the
+// listeners of one Gateway: every listener that clashes with another (see
+// clash) is conflicted, none is picked as the winner. A listener whose port
+// is shared with an incompatible protocol gets ProtocolConflict even where
+// it is also indistinct from a listener of its own protocol.
 func markConflicts(results []*listenerResult) {
-	type slot struct {
-		port      gwv1.PortNumber
-		transport string
-	}
-	bySlot := map[slot][]*listenerResult{}
-	for _, r := range results {
-		if protocolKinds(r.spec.Protocol) == nil {
-			continue
-		}
-		s := slot{r.spec.Port, transportOf(r.spec.Protocol)}
-		bySlot[s] = append(bySlot[s], r)
-	}
-	for _, group := range bySlot {
-		families := map[string]bool{}
-		for _, r := range group {
-			families[familyOf(r.spec.Protocol)] = true
-		}
-		if len(families) > 1 {
-			for _, r := range group {
-				r.problems.conflictReason = string(gwv1.ListenerReasonProtocolConflict)
-				r.problems.conflictMsg = fmt.Sprintf("port %d is used with incompatible protocols by several listeners", r.spec.Port)
-			}
-			continue
-		}
-		markIndistinct(group)
-	}
-}
-
-// markIndistinct marks listeners of one protocol family on one port that no
-// field tells apart.
-func markIndistinct(group []*listenerResult) {
-	for i, a := range group {
-		for j, b := range group {
+	for i, a := range results {
+		mixed := false
+		for j, b := range results {
 			if i == j {
 				continue
 			}
-			switch familyOf(a.spec.Protocol) {
-			case "tcp", "udp":
-				a.problems.conflictReason = string(gwv1.ListenerReasonProtocolConflict)
+			reason := clash(a.spec, b.spec)
+			switch {
+			case reason == "":
+			case familyOf(a.spec.Protocol) != familyOf(b.spec.Protocol):
+				mixed = true
+				a.problems.conflictReason = reason
+				a.problems.conflictMsg = fmt.Sprintf("port %d is used with incompatible protocols by several listeners", a.spec.Port)
+			case mixed:
+			case reason == string(gwv1.ListenerReasonProtocolConflict):
+				a.problems.conflictReason = reason
 				a.problems.conflictMsg = fmt.Sprintf("listener %s uses port %d/%s as well", b.spec.Name, a.spec.Port, a.spec.Protocol)
 			default:
-				if hostnameOf(a.spec.Hostname) == hostnameOf(b.spec.Hostname) {
-					a.problems.conflictReason = string(gwv1.ListenerReasonHostnameConflict)
-					a.problems.conflictMsg = fmt.Sprintf("listener %s uses port %d with hostname %q as well",
-						b.spec.Name, a.spec.Port, hostnameOf(a.spec.Hostname))
-				}
+				a.problems.conflictReason = reason
+				a.problems.conflictMsg = fmt.Sprintf("listener %s uses port %d with hostname %q as well",
+					b.spec.Name, a.spec.Port, hostnameOf(a.spec.Hostname))
 			}
 		}
 	}
+}
+
+// clash returns the reason two listeners cannot both be served, or "".
+// Listeners clash only on the same port and transport (TCP and UDP may
+// share a port number). HTTP, HTTPS and TLS listeners must differ in
+// hostname (HTTPS and TLS may share a port: SNI tells them apart); any
+// other mix of protocols on one port is a ProtocolConflict. Two TCP or two
+// UDP listeners on one port are indistinct, which gwsim reports as
+// ProtocolConflict too (there is no hostname to conflict on). Listeners of
+// an unsupported protocol clash with nothing. clash is symmetric.
+func clash(a, b gwv1.Listener) string {
+	if protocolKinds(a.Protocol) == nil || protocolKinds(b.Protocol) == nil {
+		return ""
+	}
+	if a.Port != b.Port || transportOf(a.Protocol) != transportOf(b.Protocol) {
+		return ""
+	}
+	switch fa := familyOf(a.Protocol); {
+	case fa != familyOf(b.Protocol), fa == "tcp", fa == "udp":
+		return string(gwv1.ListenerReasonProtocolConflict)
+	case hostnameOf(a.Hostname) == hostnameOf(b.Hostname):
+		return string(gwv1.ListenerReasonHostnameConflict)
+	}
+	return ""
 }
 
 func transportOf(p gwv1.ProtocolType) string {
@@ -207,7 +250,7 @@ func (r *listenerResult) conditions() []condition {
 	}
 	programmed := trueCond(string(gwv1.ListenerConditionProgrammed), string(gwv1.ListenerReasonProgrammed), "listener is programmed")
 	if !r.programmed {
-		programmed = falseCond(string(gwv1.ListenerConditionProgrammed), string(gwv1.ListenerReasonInvalid),
+		programmed = falseCond(string(gwv1.ListenerConditionProgrammed), r.notProgrammedReason(),
 			"listener is not programmed: "+firstNonEmpty(p.acceptedMsg, p.conflictMsg, p.refsMsg))
 	}
 	refs := trueCond(string(gwv1.ListenerConditionResolvedRefs), string(gwv1.ListenerReasonResolvedRefs), "all references are resolved")
@@ -219,6 +262,17 @@ func (r *listenerResult) conditions() []condition {
 		conflicted = trueCond(string(gwv1.ListenerConditionConflicted), p.conflictReason, p.conflictMsg)
 	}
 	return []condition{accepted, programmed, refs, conflicted}
+}
+
+// notProgrammedReason is Invalid, the reason the Listener godoc gives,
+// except for a conflicted listener of a ListenerSet: the ListenerSet
+// conformance tests (ListenerSetHostnameConflict, ListenerSetProtocolConflict)
+// expect the conflict's own reason on its Programmed condition.
+func (r *listenerResult) notProgrammedReason() string {
+	if r.owner.kind == "ListenerSet" && r.problems.acceptedReason == "" && r.problems.conflictReason != "" {
+		return r.problems.conflictReason
+	}
+	return string(gwv1.ListenerReasonInvalid)
 }
 
 func firstNonEmpty(s ...string) string {

@@ -35,17 +35,38 @@ type attachment struct {
 
 // parentResult is the outcome of one parentRef.
 type parentResult struct {
-	index    int
-	ref      gwv1.ParentReference // group and kind defaulted, as status echoes them
-	gateway  *gatewayResult
+	index   int
+	ref     gwv1.ParentReference // group and kind defaulted, as status echoes them
+	gateway *gatewayResult
+	// set is the ListenerSet the parentRef names; nil for a Gateway parent.
+	set      *listenerSetResult
 	accepted condition
 	attached []attachment
 }
 
-// attachRoute resolves every parentRef of r. parentRefs that name no
-// Gateway of gwsim's in the input produce findings, not parent results: in a
-// cluster no controller would write status for them.
-func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gatewayResult) ([]*parentResult, []diag.Finding) {
+// name says which object the parentRef names, for messages.
+func (p *parentResult) name() string {
+	if p.set != nil {
+		return "ListenerSet " + p.set.name()
+	}
+	return "Gateway " + p.gateway.name()
+}
+
+// listeners are the listeners the parent holds: a Gateway's own
+// spec.listeners (never those of its ListenerSets, GEP-1713), or a
+// ListenerSet's listeners when it is attached to its Gateway.
+func (p *parentResult) listeners() []*listenerResult {
+	if p.set != nil {
+		return p.set.listeners
+	}
+	return p.gateway.listeners
+}
+
+// attachRoute resolves every parentRef of r, to a Gateway or to a
+// ListenerSet. parentRefs that name no Gateway of gwsim's in the input
+// (directly or through a ListenerSet) produce findings, not parent results:
+// in a cluster no controller would write status for them.
+func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gatewayResult, sets map[types.NamespacedName]*listenerSetResult) ([]*parentResult, []diag.Finding) {
 	var results []*parentResult
 	var findings []diag.Finding
 	for i, ref := range r.parentRefs {
@@ -57,35 +78,45 @@ func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gate
 		if ref.Kind != nil {
 			kind = string(*ref.Kind)
 		}
-		if group != gwv1.GroupName || kind != "Gateway" {
+		if group != gwv1.GroupName || (kind != "Gateway" && kind != "ListenerSet") {
 			findings = append(findings, w.routeFinding(r, diag.Warning, field, diag.ReasonNotSupportedYet,
-				fmt.Sprintf("parentRef of kind %s/%s is not simulated yet; only Gateway parents are", group, kind)))
+				fmt.Sprintf("parentRef of kind %s/%s is not simulated yet; only Gateway and ListenerSet parents are", group, kind)))
 			continue
 		}
 		ns := r.meta.Namespace
 		if ref.Namespace != nil {
 			ns = string(*ref.Namespace)
 		}
-		gr, ok := gateways[keyOf(ns, string(ref.Name))]
-		if !ok {
-			findings = append(findings, w.missingParent(r, field, ns, string(ref.Name))...)
-			continue
+		pr := &parentResult{index: i, ref: defaultedParentRef(ref)}
+		if kind == "ListenerSet" {
+			lsr, ok := sets[keyOf(ns, string(ref.Name))]
+			if !ok {
+				findings = append(findings, w.missingListenerSet(r, field, ns, string(ref.Name))...)
+				continue
+			}
+			pr.gateway, pr.set = lsr.gateway, lsr
+		} else {
+			gr, ok := gateways[keyOf(ns, string(ref.Name))]
+			if !ok {
+				findings = append(findings, w.missingParent(r, field, ns, string(ref.Name))...)
+				continue
+			}
+			pr.gateway = gr
 		}
-		pr := &parentResult{index: i, ref: defaultedParentRef(ref), gateway: gr}
-		pr.accepted, pr.attached = w.attachToGateway(r, ref, gr)
+		pr.accepted, pr.attached = w.attachToParent(r, ref, pr)
 		results = append(results, pr)
-		if f, ok := w.assumedNamespaceLabels(r, selectListeners(ref, gr), field); ok {
+		if f, ok := w.assumedNamespaceLabels(r, selectListeners(ref, pr.listeners()), field); ok {
 			findings = append(findings, f)
 		}
 	}
 	return results, findings
 }
 
-// selectListeners returns the listeners of gr that ref's sectionName and
-// port name (all of them when it names neither).
-func selectListeners(ref gwv1.ParentReference, gr *gatewayResult) []*listenerResult {
+// selectListeners returns the listeners that ref's sectionName and port
+// name among those of its parent (all of them when it names neither).
+func selectListeners(ref gwv1.ParentReference, listeners []*listenerResult) []*listenerResult {
 	var selected []*listenerResult
-	for _, l := range gr.listeners {
+	for _, l := range listeners {
 		if ref.SectionName != nil && *ref.SectionName != l.spec.Name {
 			continue
 		}
@@ -141,22 +172,28 @@ func defaultedParentRef(ref gwv1.ParentReference) gwv1.ParentReference {
 	return out
 }
 
-// attachToGateway applies the spec's attachment rules in order: the
-// parentRef's sectionName and port select listeners (none: NoMatchingParent);
-// the listeners must be accepted and allow the route's kind and namespace
-// (none: NotAllowedByListeners); their hostnames must intersect the
-// route's (none: NoMatchingListenerHostname).
-func (w *world) attachToGateway(r routeInfo, ref gwv1.ParentReference, gr *gatewayResult) (condition, []attachment) {
+// attachToParent applies the spec's attachment rules in order: a
+// ListenerSet parent must be attached to its Gateway (otherwise
+// NotAllowedByListeners: it has no listener there); the parentRef's
+// sectionName and port select listeners of the parent (none:
+// NoMatchingParent); the listeners must be accepted and allow the route's
+// kind and namespace (none: NotAllowedByListeners); their hostnames must
+// intersect the route's (none: NoMatchingListenerHostname).
+func (w *world) attachToParent(r routeInfo, ref gwv1.ParentReference, p *parentResult) (condition, []attachment) {
 	accepted := string(gwv1.RouteConditionAccepted)
-	selected := selectListeners(ref, gr)
+	if p.set != nil && !p.set.attached() {
+		return falseCond(accepted, string(gwv1.RouteReasonNotAllowedByListeners),
+			fmt.Sprintf("%s is not attached to Gateway %s, so it has no listener to attach to: %s", p.name(), p.gateway.name(), p.set.refusedMsg)), nil
+	}
+	selected := selectListeners(ref, p.listeners())
 	if len(selected) == 0 {
 		return falseCond(accepted, string(gwv1.RouteReasonNoMatchingParent),
-			fmt.Sprintf("Gateway %s has no listener%s", gr.name(), describeSelection(ref))), nil
+			fmt.Sprintf("%s has no listener%s%s", p.name(), describeSelection(ref), listenerSetHint(ref, p))), nil
 	}
 	var allowed []*listenerResult
 	var why []string
 	for _, l := range selected {
-		if reason := w.listenerRefuses(l, r, gr); reason != "" {
+		if reason := w.listenerRefuses(l, r); reason != "" {
 			why = append(why, fmt.Sprintf("listener %s %s", l.spec.Name, reason))
 			continue
 		}
@@ -177,11 +214,13 @@ func (w *world) attachToGateway(r routeInfo, ref gwv1.ParentReference, gr *gatew
 				joinHostnames(r.hostnames), listenerHostnames(allowed))), nil
 	}
 	return trueCond(accepted, string(gwv1.RouteReasonAccepted),
-		fmt.Sprintf("attached to Gateway %s listener(s) %s", gr.name(), listenerNames(attached))), attached
+		fmt.Sprintf("attached to %s listener(s) %s", p.name(), listenerNames(attached))), attached
 }
 
 // listenerRefuses says why listener l does not take route r, or "".
-func (w *world) listenerRefuses(l *listenerResult, r routeInfo, gr *gatewayResult) string {
+// allowedRoutes "Same" means the namespace of the object that declares the
+// listener: a ListenerSet's namespace for its listeners.
+func (w *world) listenerRefuses(l *listenerResult, r routeInfo) string {
 	if !l.accepted {
 		return "is not accepted"
 	}
@@ -200,10 +239,10 @@ func (w *world) listenerRefuses(l *listenerResult, r routeInfo, gr *gatewayResul
 	case gwv1.NamespacesFromAll:
 		return ""
 	case gwv1.NamespacesFromSame:
-		if r.meta.Namespace == gr.gateway.Namespace {
+		if r.meta.Namespace == l.owner.namespace {
 			return ""
 		}
-		return fmt.Sprintf("only allows routes from namespace %s (allowedRoutes.namespaces.from: Same)", gr.gateway.Namespace)
+		return fmt.Sprintf("only allows routes from namespace %s (allowedRoutes.namespaces.from: Same)", l.owner.namespace)
 	case gwv1.NamespacesFromSelector:
 		sel, err := metav1.LabelSelectorAsSelector(selector)
 		if err != nil || selector == nil {

@@ -2,7 +2,6 @@ package translate
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -19,9 +18,11 @@ import (
 func Translate(in Input, opts Options) Output {
 	w := newWorld(in, opts)
 	out := Output{Status: Status{
-		GatewayClasses: map[types.NamespacedName]gwv1.GatewayClassStatus{},
-		Gateways:       map[types.NamespacedName]gwv1.GatewayStatus{},
-		Routes:         map[diag.ObjectRef][]gwv1.RouteParentStatus{},
+		GatewayClasses:     map[types.NamespacedName]gwv1.GatewayClassStatus{},
+		Gateways:           map[types.NamespacedName]gwv1.GatewayStatus{},
+		ListenerSets:       map[types.NamespacedName]gwv1.ListenerSetStatus{},
+		Routes:             map[diag.ObjectRef][]gwv1.RouteParentStatus{},
+		BackendTLSPolicies: map[types.NamespacedName][]gwv1.PolicyAncestorStatus{},
 	}}
 	for _, c := range in.GatewayClasses {
 		if !w.isOurs(c) {
@@ -39,13 +40,15 @@ func Translate(in Input, opts Options) Output {
 			gateways[keyOf(g.Namespace, g.Name)] = gr
 		}
 	}
+	sets := listenerSetsOf(gateways)
+	out.Findings = append(out.Findings, w.listenerSetParentFindings(gateways)...)
 	attached := map[types.NamespacedName][]attachedRoute{}
 	routes := w.translateRoutes()
 	parentsOf := make([][]*parentResult, len(routes))
 	for i, res := range routes {
 		out.Findings = append(out.Findings, res.findings...)
 		var fs []diag.Finding
-		parentsOf[i], fs = w.attachRoute(res.info, gateways)
+		parentsOf[i], fs = w.attachRoute(res.info, gateways, sets)
 		out.Findings = append(out.Findings, fs...)
 		rejectInvalidRoute(res, parentsOf[i])
 	}
@@ -57,7 +60,7 @@ func Translate(in Input, opts Options) Output {
 		}
 		for _, p := range parents {
 			for _, a := range p.attached {
-				p.gateway.attachedRoutes[a.listener.spec.Name]++
+				a.listener.attachedRoutes++
 			}
 			if len(p.attached) > 0 {
 				k := keyOf(p.gateway.gateway.Namespace, p.gateway.gateway.Name)
@@ -65,15 +68,20 @@ func Translate(in Input, opts Options) Output {
 			}
 		}
 	}
+	for k, s := range sets {
+		out.Status.ListenerSets[k] = s.status(w)
+	}
 	for k, gr := range gateways {
 		out.Status.Gateways[k] = gr.status(w)
 		g := w.buildGatewayIR(gr, attached[k])
+		presentClientCertificate(&g, gr)
+		w.addPolicyAncestors(out.Status.BackendTLSPolicies, gr, g)
 		out.IR.Gateways = append(out.IR.Gateways, g)
 		out.Findings = append(out.Findings, w.supersededFindings(g)...)
 	}
 	slices.SortFunc(out.IR.Gateways, func(a, b ir.Gateway) int { return cmp.Compare(a.Name, b.Name) })
-	out.Findings = append(out.Findings, w.notSupportedKinds()...)
-	out.Findings = append(out.Findings, w.backendTLS.findings...)
+	sortPolicyAncestors(out.Status.BackendTLSPolicies)
+	out.Findings = append(out.Findings, w.backendTLS.policyFindings(out.Status.BackendTLSPolicies, in.Sources)...)
 	out.Findings = diag.Sort(out.Findings)
 	return out
 }
@@ -98,19 +106,14 @@ func routeParentStatuses(parents []*parentResult, refs condition, partial *condi
 	return out
 }
 
-// notSupportedKinds reports every object of a kind gwsim loads but does not
-// translate yet, one finding per object, so that nothing is dropped silently.
-func (w *world) notSupportedKinds() []diag.Finding {
-	var out []diag.Finding
-	add := func(kind, ns, name string) {
-		ref := diag.ObjectRef{Kind: kind, Namespace: ns, Name: name}
-		out = append(out, diag.Finding{
-			Severity: diag.Warning, Object: ref, Source: w.in.Sources.Of(ref), Reason: diag.ReasonNotSupportedYet,
-			Message: fmt.Sprintf("%s is not simulated yet: it gets no status and no IR", kind),
-		})
-	}
-	for _, o := range w.in.ListenerSets {
-		add("ListenerSet", o.Namespace, o.Name)
+// listenerSetsOf indexes the ListenerSets of every Gateway of gwsim's by
+// key, for routes whose parentRef names one.
+func listenerSetsOf(gateways map[types.NamespacedName]*gatewayResult) map[types.NamespacedName]*listenerSetResult {
+	out := map[types.NamespacedName]*listenerSetResult{}
+	for _, gr := range gateways {
+		for _, s := range gr.sets {
+			out[keyOf(s.set.Namespace, s.set.Name)] = s
+		}
 	}
 	return out
 }

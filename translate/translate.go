@@ -60,6 +60,16 @@ type Options struct {
 	// Programmed=False with AddressNotAssigned. It must return the same
 	// addresses for the same Gateway on every call.
 	Addresses func(gateway types.NamespacedName) []gwv1.GatewayStatusAddress
+	// AddressUsable says whether the environment can give a Gateway a
+	// static address it requests (a spec.addresses entry with a
+	// well-formed value): whether the address is free and one the
+	// environment can bind. Like Addresses, it is knowledge gwsim cannot
+	// have offline, so it is an explicit input. nil (the CLI) assumes every
+	// such address usable and says so in an Assumed finding. When it
+	// returns false, the address is left out of status.addresses and the
+	// Gateway is Programmed=False with AddressNotUsable. The conformance
+	// harness sets it to refuse the suite's unusable address pool.
+	AddressUsable func(gateway types.NamespacedName, addr gwv1.GatewaySpecAddress) bool
 }
 
 // Output is what Translate computes.
@@ -74,7 +84,16 @@ type Output struct {
 type Status struct {
 	GatewayClasses map[types.NamespacedName]gwv1.GatewayClassStatus
 	Gateways       map[types.NamespacedName]gwv1.GatewayStatus
+	// ListenerSets holds the status of every ListenerSet whose parentRef
+	// names a Gateway of gwsim's in the input.
+	ListenerSets map[types.NamespacedName]gwv1.ListenerSetStatus
 	// Routes holds, per route, the parent statuses for parentRefs that name a
-	// Gateway of gwsim's in the input, in parentRefs order.
+	// Gateway of gwsim's in the input, or a ListenerSet of one, in
+	// parentRefs order.
 	Routes map[diag.ObjectRef][]gwv1.RouteParentStatus
+	// BackendTLSPolicies holds, per policy, its status.ancestors entries
+	// for the Gateways of gwsim in the input that connect to a Service port
+	// it targets, sorted by Gateway namespace and name. A policy no such
+	// Gateway reaches has no entry.
+	BackendTLSPolicies map[types.NamespacedName][]gwv1.PolicyAncestorStatus
 }

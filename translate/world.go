@@ -25,6 +25,7 @@ type world struct {
 	namespaces     map[string]*corev1.Namespace
 	slicesBySvc    map[types.NamespacedName][]*discoveryv1.EndpointSlice
 	grantsByNS     map[string][]*gwv1.ReferenceGrant
+	listenerSets   listenerSetIndex
 	ourControllers map[string]bool
 	// backendTLS is decided once, after every other index is built.
 	backendTLS backendTLSResult
@@ -72,6 +73,7 @@ func newWorld(in Input, opts Options) *world {
 	for _, list := range w.slicesBySvc {
 		slices.SortFunc(list, func(a, b *discoveryv1.EndpointSlice) int { return cmp.Compare(a.Name, b.Name) })
 	}
+	w.listenerSets = indexListenerSets(in.ListenerSets)
 	for _, g := range in.ReferenceGrants {
 		w.grantsByNS[g.Namespace] = append(w.grantsByNS[g.Namespace], g)
 	}

@@ -8,16 +8,22 @@
 // it. Nothing reaches around the client, so the same reconcilers run against
 // any store that implements client.Client.
 //
-//   - GatewayClassReconciler writes a GatewayClass's status.
+//   - GatewayClassReconciler writes a GatewayClass's status, read with the
+//     ConfigMap its parametersRef names.
 //   - GatewayReconciler gathers one Gateway's class, ListenerSets, routes,
 //     Secrets, ReferenceGrants, Namespaces, Services, EndpointSlices and
 //     BackendTLSPolicies (with the ConfigMaps and Secrets holding the CA
-//     bundles these and the Gateway's frontend validation name), writes the
-//     Gateway's status and merges the parent statuses this Gateway owns
-//     into each attached route.
+//     bundles these and the Gateway's frontend validation name) and the
+//     ConfigMap its infrastructure parametersRef names, writes the
+//     Gateway's status and that of its ListenerSets, and merges the parent
+//     statuses this Gateway (or one of its ListenerSets) owns into each
+//     attached route, and its ancestor entry into each BackendTLSPolicy it
+//     reaches (dropping the entry from those it no longer reaches).
 //   - RouteReconciler (one type for every route kind) drops the route's
 //     parent statuses that gwsim owns but whose parent is gone, no longer
 //     referenced or no longer gwsim's.
+//   - BackendTLSPolicyReconciler drops the policy's ancestor entries that
+//     gwsim owns but whose Gateway is gone or no longer gwsim's.
 //
 // Reconcilers never list once per route: listing is once per Gateway, per
 // ListenerSet or per referenced Service, and a route reconciler only Gets

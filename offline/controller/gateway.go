@@ -13,9 +13,10 @@ import (
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
-// GatewayReconciler computes one Gateway's status and the parent statuses
-// of the routes attached to it (directly or through its ListenerSets), from
-// the slice of the world that Gateway depends on. Gateways of a class that
+// GatewayReconciler computes one Gateway's status, the status of the
+// ListenerSets whose parentRef names it, and the parent statuses of the
+// routes attached to it (directly or through its ListenerSets), from the
+// slice of the world that Gateway depends on. Gateways of a class that
 // is missing or not gwsim's are left untouched; RouteReconciler drops the
 // route parent statuses gwsim wrote for them.
 type GatewayReconciler struct{ Env }
@@ -50,6 +51,9 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req reconcile.Request
 			}
 		}
 	}
+	if err := r.writeListenerSets(ctx, s, out.Status.ListenerSets); err != nil {
+		return reconcile.Result{}, err
+	}
 	names := func(routeNS string, ref gwv1.ParentReference) bool {
 		kind, key, ok := parentTarget(routeNS, ref)
 		switch {
@@ -65,6 +69,9 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req reconcile.Request
 		if err := r.writeRoute(ctx, rt, out.Status.Routes[ref], names); err != nil {
 			return reconcile.Result{}, fmt.Errorf("writing status of %s: %w", ref, err)
 		}
+	}
+	if err := r.writePolicies(ctx, req.NamespacedName, s.in.BackendTLSPolicies, out.Status.BackendTLSPolicies); err != nil {
+		return reconcile.Result{}, err
 	}
 	return reconcile.Result{}, nil
 }

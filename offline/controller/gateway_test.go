@@ -107,6 +107,8 @@ func TestGatewayReconcilerReadsOnlyWhatTheGatewayDependsOn(t *testing.T) {
 		"Get ConfigMap apps/missing-ca", "Get ConfigMap apps/web-ca", "Get ConfigMap cas/partner-ca", "Get ConfigMap infra/client-ca",
 		"Get Secret apps/web-ca-secret",
 		"List ReferenceGrant ns=backend", "List ReferenceGrant ns=cas", "List ReferenceGrant ns=certs",
+		// After translating: the policies whose status names this Gateway.
+		"List BackendTLSPolicy ancestorGateway=infra/gw",
 	)
 	if diff := cmp.Diff(wantCalls, rec.calls); diff != "" {
 		t.Errorf("reads (-want +got):\n%s", diff)

@@ -8,12 +8,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
-
-	"github.com/gwsim/gwsim/translate"
 )
 
 // GatewayClassReconciler writes the status Translate computes for a
-// GatewayClass of gwsim's. Classes Translate has no status for belong to
+// GatewayClass of gwsim's, from the class and the ConfigMap its
+// parametersRef names. Classes Translate has no status for belong to
 // another controller and are left untouched.
 type GatewayClassReconciler struct{ Env }
 
@@ -25,7 +24,11 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req reconcile.Re
 	if err := r.Client.Get(ctx, req.NamespacedName, class); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
-	out := r.translate(translate.Input{GatewayClasses: []*gwv1.GatewayClass{class}})
+	in, err := classInput(ctx, r.Client, class)
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	out := r.translate(in)
 	next, ok := out.Status.GatewayClasses[types.NamespacedName{Name: class.Name}]
 	if !ok {
 		return reconcile.Result{}, nil

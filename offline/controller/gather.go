@@ -64,6 +64,9 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gwv1.Gateway, class 
 	if err := r.gatherCACertificates(ctx, s); err != nil {
 		return nil, err
 	}
+	if err := r.gatherParameters(ctx, s); err != nil {
+		return nil, err
+	}
 	for _, n := range sortedKeys(s.grantNamespaces) {
 		grants, err := ListObjects(ctx, r.Client, &gwv1.ReferenceGrantList{}, client.InNamespace(n))
 		if err != nil {

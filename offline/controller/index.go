@@ -38,6 +38,10 @@ const (
 	// FieldTargetService indexes BackendTLSPolicies by the Services their
 	// targetRefs name.
 	FieldTargetService = "targetService"
+	// FieldAncestorGateway indexes BackendTLSPolicies by the Gateways their
+	// status.ancestors name (any controller's entries), so that a Gateway
+	// finds the policies whose entry for it may have gone stale.
+	FieldAncestorGateway = "ancestorGateway"
 )
 
 // Indexes returns every field index the reconcilers list with. ReferenceGrants
@@ -57,6 +61,7 @@ func Indexes() []Index {
 		Index{Object: &gwv1.Gateway{}, Field: FieldGatewayClass, Extract: gatewayClassName},
 		Index{Object: &discoveryv1.EndpointSlice{}, Field: FieldServiceName, Extract: sliceService},
 		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldTargetService, Extract: policyTargets},
+		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldAncestorGateway, Extract: policyAncestorGateways},
 	)
 }
 
@@ -132,6 +137,19 @@ func policyTargets(o client.Object) []string {
 	for _, ref := range o.(*gwv1.BackendTLSPolicy).Spec.TargetRefs {
 		if ref.Group == "" && ref.Kind == "Service" {
 			out = append(out, types.NamespacedName{Namespace: o.GetNamespace(), Name: string(ref.Name)}.String())
+		}
+	}
+	return sortedUnique(out)
+}
+
+// policyAncestorGateways extracts the Gateways a BackendTLSPolicy's
+// status.ancestors name.
+func policyAncestorGateways(o client.Object) []string {
+	var out []string
+	for _, a := range o.(*gwv1.BackendTLSPolicy).Status.Ancestors {
+		ref := a.AncestorRef
+		if kind, key, ok := target(o.GetNamespace(), ref.Group, ref.Kind, ref.Namespace, ref.Name); ok && kind == kindGateway {
+			out = append(out, key.String())
 		}
 	}
 	return sortedUnique(out)

@@ -94,14 +94,14 @@ func (r *RouteReconciler) stale(ctx context.Context, routeNS string, p gwv1.Rout
 
 // ownedGateway reports whether the Gateway key exists and its class exists
 // and is gwsim's.
-func (r *RouteReconciler) ownedGateway(ctx context.Context, key types.NamespacedName) (bool, error) {
+func (e Env) ownedGateway(ctx context.Context, key types.NamespacedName) (bool, error) {
 	gw := &gwv1.Gateway{}
-	if err := r.Client.Get(ctx, key, gw); err != nil {
+	if err := e.Client.Get(ctx, key, gw); err != nil {
 		return false, client.IgnoreNotFound(err)
 	}
 	class := &gwv1.GatewayClass{}
-	if err := r.Client.Get(ctx, types.NamespacedName{Name: string(gw.Spec.GatewayClassName)}, class); err != nil {
+	if err := e.Client.Get(ctx, types.NamespacedName{Name: string(gw.Spec.GatewayClassName)}, class); err != nil {
 		return false, client.IgnoreNotFound(err)
 	}
-	return owns(r.Options, string(class.Spec.ControllerName)), nil
+	return owns(e.Options, string(class.Spec.ControllerName)), nil
 }

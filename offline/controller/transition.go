@@ -65,3 +65,18 @@ func keepParentTimes(routeNS string, prev []gwv1.RouteParentStatus, next gwv1.Ro
 	}
 	return out
 }
+
+// keepListenerSetTimes matches listener entry statuses by listener name.
+func keepListenerSetTimes(prev, next gwv1.ListenerSetStatus) gwv1.ListenerSetStatus {
+	out := *next.DeepCopy()
+	out.Conditions = keepTimes(prev.Conditions, next.Conditions)
+	for i := range out.Listeners {
+		for _, p := range prev.Listeners {
+			if p.Name == out.Listeners[i].Name {
+				out.Listeners[i].Conditions = keepTimes(p.Conditions, next.Listeners[i].Conditions)
+				break
+			}
+		}
+	}
+	return out
+}

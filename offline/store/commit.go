@@ -43,6 +43,9 @@ func (k *kind) commit(old, in client.Object, status bool, nextRV func() string) 
 	if !status && k.specChanged(old, next) {
 		generation++
 	}
+	// creationTimestamp is immutable: the apiserver keeps the stored one
+	// whatever the caller sends.
+	next.SetCreationTimestamp(old.GetCreationTimestamp())
 	next.SetGeneration(generation)
 	next.SetResourceVersion(nextRV())
 	clearServerOnly(next)

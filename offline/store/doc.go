@@ -58,6 +58,14 @@ Gateway) lists one Gateway's routes in about 0.4 ms here against about
     (which never touches it): objects are stored with generation 1 when none
     is set, and Update and Patch add one when anything other than metadata and
     status changes. The status writers never change it.
+  - metadata.creationTimestamp behaves like the apiserver, not like the fake
+    client (which stores what the caller sent): Create sets it, whatever the
+    caller sent, from the store's clock, and Update and Patch keep the stored
+    value. The clock is a counter, so that runs are reproducible: it starts
+    after the newest creationTimestamp among the initial objects (or at
+    2000-01-01T00:00:00Z) and ticks one second per Create, so that an object
+    created later is always newer, which precedence rules (oldest first)
+    rely on.
   - TypeMeta is cleared on every typed object returned or written back, as the
     fake client does; managedFields are never stored.
   - Reads return deep copies, not JSON round trips, so an empty non-nil slice

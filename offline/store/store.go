@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -35,6 +36,9 @@ type Store struct {
 	// stored objects are replaced, never modified.
 	mu     sync.Mutex
 	lastRV uint64
+	// lastCreated is the creationTimestamp the store last gave an object
+	// (see nextCreationTimestamp).
+	lastCreated time.Time
 }
 
 var _ client.Client = (*Store)(nil)

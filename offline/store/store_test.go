@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
@@ -152,6 +153,56 @@ func TestCreateSetsGeneration(t *testing.T) {
 		if r.Generation != tc.want {
 			t.Errorf("Create with generation %d: got %d, want %d", tc.given, r.Generation, tc.want)
 		}
+	}
+}
+
+// TestCreationTimestamp checks the store's clock: Create sets
+// creationTimestamp, whatever the caller sent, later than every initial
+// object's and than the previous Create's, one second apart; Update keeps
+// the stored one.
+func TestCreationTimestamp(t *testing.T) {
+	ctx := context.Background()
+	initial := route("infra", "initial", nil, nil)
+	initial.CreationTimestamp = metav1.NewTime(time.Date(2024, 5, 1, 10, 0, 0, 500, time.UTC))
+	s := build(t, initial)
+	var got []time.Time
+	for _, name := range []string{"a", "b"} {
+		r := route("infra", name, nil, nil)
+		r.CreationTimestamp = metav1.NewTime(time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC))
+		if err := s.Create(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		stored := &gwv1.HTTPRoute{}
+		if err := s.Get(ctx, client.ObjectKeyFromObject(r), stored); err != nil {
+			t.Fatal(err)
+		}
+		if !stored.CreationTimestamp.Equal(&r.CreationTimestamp) {
+			t.Errorf("Create wrote back %v, stored %v", r.CreationTimestamp, stored.CreationTimestamp)
+		}
+		got = append(got, stored.CreationTimestamp.Time)
+	}
+	want := []time.Time{time.Date(2024, 5, 1, 10, 0, 1, 0, time.UTC), time.Date(2024, 5, 1, 10, 0, 2, 0, time.UTC)}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("creation timestamps (-want +got):\n%s", d)
+	}
+	r := &gwv1.HTTPRoute{}
+	if err := s.Get(ctx, types.NamespacedName{Namespace: "infra", Name: "a"}, r); err != nil {
+		t.Fatal(err)
+	}
+	r.CreationTimestamp = metav1.Time{}
+	if err := s.Update(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if !r.CreationTimestamp.Time.Equal(want[0]) {
+		t.Errorf("after Update: creationTimestamp %v, want %v kept", r.CreationTimestamp, want[0])
+	}
+	empty := build(t)
+	first := route("infra", "first", nil, nil)
+	if err := empty.Create(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Unix(creationEpoch+1, 0); !first.CreationTimestamp.Time.Equal(want) {
+		t.Errorf("first Create in an empty store: %v, want %v", first.CreationTimestamp, want)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,6 +17,25 @@ import (
 // generateNameMax keeps a generated name within 63 characters, as the
 // apiserver and the fake client do.
 const generateNameMax = 63 - 5
+
+// creationEpoch is where the store's clock starts (2000-01-01T00:00:00Z,
+// in Unix seconds) when no initial object is newer.
+const creationEpoch = 946684800
+
+// nextCreationTimestamp is the creationTimestamp of an object Create
+// stores. The apiserver sets it from its clock, and precedence rules
+// (oldest first) depend on it, so it must grow from one Create to the
+// next: the store's clock is a counter that starts after every initial
+// object's creationTimestamp and ticks one second per Create, the
+// granularity a creationTimestamp keeps. Runs stay reproducible. s.mu must
+// be held.
+func (s *Store) nextCreationTimestamp() metav1.Time {
+	if s.lastCreated.IsZero() {
+		s.lastCreated = time.Unix(creationEpoch, 0).UTC()
+	}
+	s.lastCreated = s.lastCreated.Add(time.Second)
+	return metav1.NewTime(s.lastCreated)
+}
 
 // nextResourceVersion takes the next value of the store-wide counter.
 // s.mu must be held.
@@ -42,6 +62,9 @@ func (s *Store) add(obj client.Object) error {
 	}
 	if cp.GetGeneration() == 0 {
 		cp.SetGeneration(1)
+	}
+	if created := cp.GetCreationTimestamp().Time.Truncate(time.Second); created.After(s.lastCreated) {
+		s.lastCreated = created.UTC()
 	}
 	clearServerOnly(cp)
 	return k.indexer.Add(cp)
@@ -82,6 +105,7 @@ func (s *Store) Create(_ context.Context, obj client.Object, opts ...client.Crea
 	if obj.GetGeneration() == 0 {
 		obj.SetGeneration(1)
 	}
+	obj.SetCreationTimestamp(s.nextCreationTimestamp())
 	return k.indexer.Add(obj.DeepCopyObject())
 }
 

@@ -109,6 +109,10 @@ const (
 	// ReasonNoEffect: a setting that nothing it could apply to uses (a
 	// frontend TLS perPort entry for a port with no HTTPS listener).
 	ReasonNoEffect = "NoEffect"
+	// ReasonNoReadyEndpoints: a backendRef to a Service whose EndpointSlices
+	// in the input list no ready endpoint; a real gateway answers 503 or
+	// rejects the connections sent to it, gwsim routes as if it had some.
+	ReasonNoReadyEndpoints = "NoReadyEndpoints"
 )
 
 // String renders the finding the way compilers do:

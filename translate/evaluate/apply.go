@@ -70,7 +70,7 @@ func apply(res Result, route *ir.Route, req Request, listenerPort int32) Result 
 func applyRequestFilter(res Result, fwd *ForwardedRequest, m ir.Match, f ir.Filter) Result {
 	switch {
 	case f.RequestHeaderModifier != nil:
-		modifyHeaders(fwd.Headers, f.RequestHeaderModifier)
+		ModifyHeaders(fwd.Headers, f.RequestHeaderModifier)
 	case f.ResponseHeaderModifier != nil:
 		res.ResponseHeaders = mergeHeaderModifiers(res.ResponseHeaders, f.ResponseHeaderModifier)
 	case f.URLRewrite != nil:
@@ -116,9 +116,14 @@ func pick(backends []ir.WeightedBackend, seed int64) *ir.WeightedBackend {
 	return nil
 }
 
-// modifyHeaders applies set, add and remove in the spec's order; header
-// names are case-insensitive (http.Header canonicalises them).
-func modifyHeaders(h http.Header, m *ir.HeaderModifier) {
+// ModifyHeaders applies a header modifier to h in the spec's order: set,
+// add, remove. Header names are case-insensitive (http.Header canonicalises
+// them). A nil modifier changes nothing. It is exported for whoever plays
+// a Result's ResponseHeaders onto a backend's response.
+func ModifyHeaders(h http.Header, m *ir.HeaderModifier) {
+	if m == nil {
+		return
+	}
 	for _, s := range m.Set {
 		h.Set(s.Name, s.Value)
 	}

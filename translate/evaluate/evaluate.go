@@ -26,6 +26,11 @@ type Request struct {
 	Headers http.Header
 	// Gateway, when set ("namespace/name"), restricts the evaluation to it.
 	Gateway string
+	// SNI is the server name of the TLS ClientHello. On an HTTPS port it,
+	// not Host, picks the listener (the TLS filter chain is chosen before
+	// any request is read); Host then picks the virtual host. Empty means
+	// the client sends Host as its SNI, as clients do.
+	SNI string
 	// Seed picks among weighted backends deterministically: a value in
 	// [0, total weight) selects the backend whose cumulative weight covers it.
 	Seed int64
@@ -91,7 +96,7 @@ func Evaluate(model ir.IR, req Request) Result {
 		return Result{Outcome: NoGateway, Status: 0}
 	}
 	res := Result{Gateway: gw.Name, Status: http.StatusNotFound}
-	listener, ok := selectListener(port, req.Host)
+	listener, ok := selectListener(port, ListenerHost(port, req))
 	if !ok {
 		res.Outcome = NoListener
 		return res
@@ -156,4 +161,19 @@ func hostMatches(pattern, host string) bool {
 	}
 	suffix, ok := strings.CutPrefix(pattern, "*")
 	return ok && strings.HasSuffix(host, suffix) && len(host) > len(suffix)
+}
+
+// ListenerHost is the name listener isolation compares listener hostnames
+// with: the SNI on a port that terminates TLS, when the client sends one,
+// and the Host otherwise.
+func ListenerHost(port *ir.Listener, req Request) string {
+	if req.SNI == "" {
+		return req.Host
+	}
+	for _, l := range port.Listeners {
+		if l.Protocol == "HTTPS" {
+			return req.SNI
+		}
+	}
+	return req.Host
 }

@@ -43,12 +43,20 @@ type Listener struct {
 	Forward []L4Route `json:"forward,omitempty"`
 }
 
-// GatewayListener is one spec.listeners entry merged onto a port.
+// GatewayListener is one listener merged onto a port: a spec.listeners
+// entry of the Gateway, or of a ListenerSet attached to it.
 type GatewayListener struct {
+	// Name identifies the listener on its Gateway, as VirtualHost, TLS and
+	// L4Route refer to it: the Gateway's own listeners keep their name; a
+	// ListenerSet's is "namespace/listenerset/name", because listener
+	// names are unique only within the object that declares them.
 	Name     string `json:"name"`
 	Protocol string `json:"protocol"`
 	// Hostname is empty when the listener matches every hostname.
 	Hostname string `json:"hostname,omitempty"`
+	// ListenerSet is "namespace/name" of the ListenerSet the listener comes
+	// from; empty for the Gateway's own listeners.
+	ListenerSet string `json:"listenerSet,omitempty"`
 }
 
 // TLS is one listener's TLS settings on a port.

@@ -26,6 +26,11 @@ type BackendTLS struct {
 	SubjectAltNames []SubjectAltName `json:"subjectAltNames,omitempty"`
 	// Options are the policy's implementation-specific options, as written.
 	Options map[string]string `json:"options,omitempty"`
+	// ClientCertificate is the Secret ("namespace/name", keys tls.crt and
+	// tls.key) whose certificate the gateway presents to the backend, from
+	// the Gateway's spec.tls.backend.clientCertificateRef; empty when the
+	// Gateway sets none or it is invalid.
+	ClientCertificate string `json:"clientCertificate,omitempty"`
 	// Invalid, when set, is why no connection to this cluster can be
 	// verified (NoValidCACertificate: every CA reference is invalid;
 	// Invalid: an unknown wellKnownCACertificates). The spec then makes

@@ -1,0 +1,277 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gwsim/gwsim/translate/explain"
+	"github.com/gwsim/gwsim/translate/ir"
+)
+
+// renderExplain prints a trace as numbered steps (text) or as JSON.
+func renderExplain(w io.Writer, f format, t explain.Trace) error {
+	if f == formatJSON {
+		return writeJSON(w, t)
+	}
+	var b strings.Builder
+	writeExplainRequest(&b, t.Request)
+	for i, step := range explainSteps(t) {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, step[0])
+		for _, line := range step[1:] {
+			b.WriteString("   " + line + "\n")
+		}
+	}
+	fmt.Fprintf(&b, "\nAnswer: %s\n", t.Answer)
+	writeNearMisses(&b, t.NearMisses)
+	for _, n := range t.Notes {
+		fmt.Fprintf(&b, "\nNote: %s\n", n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeExplainRequest(b *strings.Builder, r explain.RequestView) {
+	host := r.Host
+	if (r.Scheme == "http" && r.Port != 80) || (r.Scheme == "https" && r.Port != 443) {
+		host += ":" + strconv.Itoa(int(r.Port))
+	}
+	var notes []string
+	if r.SNI != "" && r.SNI != r.Host {
+		notes = append(notes, "SNI "+r.SNI)
+	}
+	if r.Address != "" {
+		notes = append(notes, "address "+r.Address)
+	}
+	fmt.Fprintf(b, "Request: %s %s://%s%s", r.Method, r.Scheme, host, r.Path)
+	if len(notes) > 0 {
+		fmt.Fprintf(b, " (%s)", strings.Join(notes, ", "))
+	}
+	b.WriteString("\n")
+	names := make([]string, 0, len(r.Headers))
+	for k := range r.Headers {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		for _, v := range r.Headers[k] {
+			fmt.Fprintf(b, "  %s: %s\n", k, v)
+		}
+	}
+	b.WriteString("\n")
+}
+
+// explainSteps lists the steps the request went through; each step is its
+// headline followed by indented detail lines.
+func explainSteps(t explain.Trace) [][]string {
+	var steps [][]string
+	if g := t.Gateway; g != nil {
+		steps = append(steps, []string{fmt.Sprintf("%s takes port %d", refString(explain.Ref(*g)), t.Request.Port)})
+	}
+	if l := t.Listener; l != nil {
+		steps = append(steps, listenerLines(t, *l))
+	}
+	if t.VirtualHost != "" {
+		steps = append(steps, []string{"Virtual host " + t.VirtualHost})
+	}
+	if r := t.Route; r != nil {
+		steps = append(steps, routeLines(*r, t.Losers))
+	}
+	if len(t.Filters) > 0 || t.Forwarded != nil {
+		steps = append(steps, filterLines(t))
+	}
+	if t.Location != "" {
+		steps = append(steps, []string{fmt.Sprintf("Redirect %d, Location: %s", t.Status, t.Location)})
+	}
+	if len(t.Backends) > 0 {
+		steps = append(steps, backendLines(t.Backends))
+	}
+	return steps
+}
+
+func listenerLines(t explain.Trace, l explain.ListenerStep) []string {
+	host := "any hostname"
+	if l.Hostname != "" {
+		host = "hostname " + l.Hostname
+	}
+	by := "host " + t.Request.Host
+	if l.By == "sni" {
+		by = "SNI " + t.Request.SNI
+	}
+	head := fmt.Sprintf("Listener %s (%d/%s, %s) takes %s", l.Name, l.Port, l.Protocol, host, by)
+	if l.Object.Kind != "Gateway" {
+		head += " (declared by " + refString(l.Object) + ")"
+	}
+	lines := []string{head}
+	for _, s := range l.Skipped {
+		lines = append(lines, fmt.Sprintf("tried first: listener %s (hostname %s) does not cover it", s.Name, s.Hostname))
+	}
+	return lines
+}
+
+func routeLines(r explain.RouteStep, losers []explain.Loser) []string {
+	lines := []string{"Route " + routeStepString(r)}
+	if len(losers) > 0 {
+		lines = append(lines, "also matched, lost on precedence:")
+	}
+	for _, l := range losers {
+		lines = append(lines, "- "+routeStepString(l.RouteStep), "  decided by "+l.DecidedBy)
+	}
+	return lines
+}
+
+// routeStepString renders `HTTPRoute ns/name (file:line) rule 1 "api"
+// match 0: PathPrefix /api`.
+func routeStepString(r explain.RouteStep) string {
+	return fmt.Sprintf("%s %s match %d: %s", refString(r.Object), ruleString(r.Rule, r.RuleName), r.Match, formatMatch(r.Spec))
+}
+
+func ruleString(rule int, name string) string {
+	if name == "" {
+		return fmt.Sprintf("rule %d", rule)
+	}
+	return fmt.Sprintf("rule %d %q", rule, name)
+}
+
+func filterLines(t explain.Trace) []string {
+	lines := []string{"Filters"}
+	if len(t.Filters) == 0 {
+		lines[0] = "Filters: none"
+	}
+	for _, f := range t.Filters {
+		lines = append(lines, fmt.Sprintf("- %s: %s", f.Scope, formatFilters([]ir.Filter{f.Filter})))
+	}
+	if fw := t.Forwarded; fw != nil {
+		lines = append(lines, fmt.Sprintf("forwarded request: %s %s%s", t.Request.Method, fw.Host, fw.Path))
+		for _, c := range fw.Changes {
+			lines = append(lines, "  "+changeString(c))
+		}
+	}
+	if rh := t.ResponseHeaders; rh != nil {
+		lines = append(lines, "response headers: "+formatHeaderModifier(*rh))
+	}
+	for _, m := range t.Mirrors {
+		lines = append(lines, fmt.Sprintf("mirrored to %s (%s)", m.Cluster, formatShare(m.Numerator, m.Denominator)))
+	}
+	return lines
+}
+
+func changeString(c explain.Change) string {
+	switch {
+	case c.What != "header":
+		return fmt.Sprintf("%s: %s -> %s", c.What, c.From, c.Value)
+	case c.Op == "added":
+		return fmt.Sprintf("+ %s: %s", c.Name, c.Value)
+	case c.Op == "removed":
+		return fmt.Sprintf("- %s: %s", c.Name, c.From)
+	}
+	return fmt.Sprintf("~ %s: %s -> %s", c.Name, c.From, c.Value)
+}
+
+func backendLines(bs []explain.BackendStep) []string {
+	lines := []string{"Backends"}
+	for _, b := range bs {
+		line := fmt.Sprintf("- %s weight %d (%s%%)", backendName(b), b.Weight, strconv.FormatFloat(b.Percent, 'f', -1, 64))
+		if b.Chosen {
+			line += ", chosen for this request"
+		}
+		if b.Invalid != "" {
+			line += fmt.Sprintf(", invalid (%s): its share gets a 500", b.Invalid)
+		}
+		lines = append(lines, line)
+		if len(b.Filters) > 0 {
+			lines = append(lines, "  filters: "+formatFilters(b.Filters))
+		}
+		switch {
+		case b.BackendRef != nil && b.BackendRef.Source == "" && b.Invalid != "":
+			lines = append(lines, "  "+refString(*b.BackendRef)+": not in the input")
+		case b.BackendRef != nil:
+			lines = append(lines, "  "+refString(*b.BackendRef)+": "+endpointsString(b.Endpoints))
+		}
+	}
+	return lines
+}
+
+// backendName is the backend's cluster, or, for an invalid backendRef
+// that has none, what it names.
+func backendName(b explain.BackendStep) string {
+	if b.Cluster != "" || b.BackendRef == nil {
+		return orDash(b.Cluster)
+	}
+	name := b.BackendRef.Namespace + "/" + b.BackendRef.Name
+	if b.Port != 0 {
+		name += ":" + strconv.Itoa(int(b.Port))
+	}
+	return name
+}
+
+func endpointsString(es []ir.Endpoint) string {
+	if len(es) == 0 {
+		return "no ready endpoints"
+	}
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = fmt.Sprintf("%s:%d", e.Address, e.Port)
+	}
+	return "endpoints " + strings.Join(out, ", ")
+}
+
+func writeNearMisses(b *strings.Builder, ms []explain.NearMiss) {
+	if len(ms) == 0 {
+		return
+	}
+	b.WriteString("\nNear misses, nearest first:\n")
+	for i, m := range ms {
+		fmt.Fprintf(b, "%d. %s: %s\n", i+1, nearMissHead(m), plural(len(m.Failed), "condition failed", "conditions failed"))
+		for _, f := range m.Failed {
+			fmt.Fprintf(b, "   - %s: %s\n", conditionLabel(f.Condition), f.Message)
+		}
+	}
+}
+
+// conditionLabel names a failed condition in the text output.
+func conditionLabel(c explain.Condition) string {
+	switch c {
+	case explain.CondAttached:
+		return "attachment"
+	case explain.CondListenerHostname:
+		return "listener hostname"
+	case explain.CondQueryParam:
+		return "query parameter"
+	}
+	return strings.ToLower(string(c))
+}
+
+// nearMissHead names the object of a near miss and, for a route, the
+// parentRef and the nearest rule and match.
+func nearMissHead(m explain.NearMiss) string {
+	parts := []string{refString(m.Object)}
+	if m.Listener != "" {
+		parts = append(parts, "listener "+m.Listener)
+	}
+	if m.ParentRef != nil {
+		parts = append(parts, fmt.Sprintf("parentRef %d", *m.ParentRef))
+	}
+	if m.Rule != nil && m.Match != nil {
+		rule := fmt.Sprintf("%s match %d", ruleString(*m.Rule, m.RuleName), *m.Match)
+		if m.Spec != nil {
+			rule += " (" + formatMatch(*m.Spec) + ")"
+		}
+		parts = append(parts, rule)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// refString renders `Kind ns/name (file:line)`.
+func refString(r explain.Ref) string {
+	name := r.Name
+	if r.Namespace != "" {
+		name = r.Namespace + "/" + name
+	}
+	if r.Source == "" {
+		return r.Kind + " " + name
+	}
+	return fmt.Sprintf("%s %s (%s)", r.Kind, name, r.Source)
+}

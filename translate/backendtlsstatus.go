@@ -1,0 +1,165 @@
+package translate
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/translate/ir"
+)
+
+// A BackendTLSPolicy's status has one entry per ancestor, and its ancestor
+// is the Gateway (the godoc of PolicyAncestorStatus recommends it, and the
+// conformance tests look for it): a policy has an entry for every Gateway
+// of gwsim whose data plane connects to a Service port the policy targets,
+// that is, for which the Gateway's IR has a cluster (a backendRef of an
+// attached route, mirrors included). A policy that no such Gateway reaches
+// has no status.
+//
+// The conditions of an entry depend on the targets that Gateway reaches:
+//   - Accepted=False/Conflicted when another policy takes precedence for
+//     every one of them (GEP-713, per target and sectionName);
+//   - else Accepted=False/NoValidCACertificate or Invalid when the policy
+//     can verify no connection (see policyTLS);
+//   - else Accepted=False/Invalid when they are all UDP: TLS runs over TCP
+//     (GEP-1897);
+//   - else Accepted=True, the message naming the targets where it applies
+//     and, as GEP-1897 asks, warning about UDP ports of a targeted Service
+//     and about targets where another policy wins.
+//
+// ResolvedRefs is the policy's own (see policyTLS), the same everywhere.
+
+// addPolicyAncestors adds to st the ancestor entry of every policy that
+// Gateway gr (laid out as g) reaches.
+func (w *world) addPolicyAncestors(st map[types.NamespacedName][]gwv1.PolicyAncestorStatus, gr *gatewayResult, g ir.Gateway) {
+	reached := map[*policyResult]map[int]bool{}
+	for _, c := range g.Clusters {
+		svc, port, ok := w.clusterPort(c)
+		if !ok {
+			continue
+		}
+		for _, ref := range w.backendTLS.byService[keyOf(svc.Namespace, svc.Name)] {
+			if s := ref.p.targets[ref.i].target.section; s != "" && s != port.Name {
+				continue
+			}
+			if reached[ref.p] == nil {
+				reached[ref.p] = map[int]bool{}
+			}
+			reached[ref.p][ref.i] = true
+		}
+	}
+	ns := gwv1.Namespace(gr.gateway.Namespace)
+	group, kind := gwv1.Group(gwv1.GroupName), gwv1.Kind("Gateway")
+	for _, pr := range w.backendTLS.policies {
+		if reached[pr] == nil {
+			continue
+		}
+		p := pr.policy
+		key := keyOf(p.Namespace, p.Name)
+		st[key] = append(st[key], gwv1.PolicyAncestorStatus{
+			AncestorRef:    gwv1.ParentReference{Group: &group, Kind: &kind, Namespace: &ns, Name: gwv1.ObjectName(gr.gateway.Name)},
+			ControllerName: gr.class.Spec.ControllerName,
+			Conditions:     stamp(pr.ancestorConditions(reached[pr]), p.Generation, w.opts.Now),
+		})
+	}
+}
+
+// clusterPort finds the Service port a cluster was built for.
+func (w *world) clusterPort(c ir.Cluster) (*corev1.Service, corev1.ServicePort, bool) {
+	ns, name, _ := strings.Cut(c.Service, "/")
+	svc, ok := w.services[keyOf(ns, name)]
+	if !ok {
+		return nil, corev1.ServicePort{}, false
+	}
+	for _, p := range svc.Spec.Ports {
+		if clusterName(svc, p) == c.Name {
+			return svc, p, true
+		}
+	}
+	return nil, corev1.ServicePort{}, false
+}
+
+// ancestorConditions are the conditions of the policy for a Gateway that
+// reaches the targets whose indexes are in reached.
+func (pr *policyResult) ancestorConditions(reached map[int]bool) []condition {
+	var applied, udp, conflicts, notes []string
+	for i, t := range pr.targets {
+		if !reached[i] {
+			continue
+		}
+		switch {
+		case t.winner != nil:
+			conflicts = append(conflicts, describeConflict(t.winner, pr.policy, t.target))
+		case t.udp:
+			udp = append(udp, describeTarget(t.target))
+		default:
+			applied = append(applied, describeTarget(t.target))
+			if t.mixed {
+				notes = append(notes, fmt.Sprintf("the UDP ports of %s get no TLS", describeTarget(t.target)))
+			}
+		}
+	}
+	accepted := string(gwv1.PolicyConditionAccepted)
+	var c condition
+	switch {
+	case len(applied) == 0 && len(udp) == 0:
+		c = falseCond(accepted, string(gwv1.PolicyReasonConflicted), strings.Join(conflicts, "; "))
+	case pr.invalid != nil:
+		c = *pr.invalid
+	case len(applied) == 0:
+		c = falseCond(accepted, string(gwv1.PolicyReasonInvalid),
+			fmt.Sprintf("%s is UDP; BackendTLSPolicy applies to TCP only", strings.Join(udp, ", ")))
+	default:
+		for _, u := range udp {
+			notes = append(notes, u+" is UDP and gets no TLS")
+		}
+		if len(conflicts) > 0 {
+			notes = append(notes, "it does not apply where another policy takes precedence: "+strings.Join(conflicts, "; "))
+		}
+		msg := "accepted for " + strings.Join(applied, ", ")
+		if len(notes) > 0 {
+			msg += "; " + strings.Join(notes, "; ")
+		}
+		c = trueCond(accepted, string(gwv1.PolicyReasonAccepted), msg)
+	}
+	return []condition{c, pr.refs}
+}
+
+// sortPolicyAncestors orders each policy's entries by Gateway namespace
+// and name, then controllerName: Gateways are laid out in map order.
+func sortPolicyAncestors(st map[types.NamespacedName][]gwv1.PolicyAncestorStatus) {
+	for _, list := range st {
+		slices.SortFunc(list, func(a, b gwv1.PolicyAncestorStatus) int {
+			return cmp.Or(cmp.Compare(*a.AncestorRef.Namespace, *b.AncestorRef.Namespace),
+				cmp.Compare(a.AncestorRef.Name, b.AncestorRef.Name), cmp.Compare(a.ControllerName, b.ControllerName))
+		})
+	}
+}
+
+// policyFindings returns the findings about targetRefs that select
+// nothing, and, for each policy that no Gateway reaches (so that no status
+// shows its problems), those problems and a note that it has no effect.
+func (r backendTLSResult) policyFindings(st map[types.NamespacedName][]gwv1.PolicyAncestorStatus, sources diag.Sources) []diag.Finding {
+	out := slices.Clone(r.findings)
+	for _, pr := range r.policies {
+		p := pr.policy
+		if _, ok := st[keyOf(p.Namespace, p.Name)]; ok {
+			continue
+		}
+		out = append(out, pr.findings...)
+		if len(pr.targets) > 0 {
+			ref := diag.ObjectRef{Kind: "BackendTLSPolicy", Namespace: p.Namespace, Name: p.Name}
+			out = append(out, diag.Finding{
+				Severity: diag.Info, Object: ref, Source: sources.Of(ref), Field: "spec.targetRefs", Reason: diag.ReasonNoEffect,
+				Message: "no Gateway of gwsim routes to the Service ports this policy targets, so it applies nowhere and has no status",
+			})
+		}
+	}
+	return out
+}

@@ -1,0 +1,86 @@
+package translate
+
+import (
+	"fmt"
+	"strings"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/ir"
+)
+
+// gatewayBackendTLS is what gwsim decided about a Gateway's
+// spec.tls.backend.
+type gatewayBackendTLS struct {
+	// clientCertificate is the Secret ("namespace/name") whose certificate
+	// the Gateway presents to TLS backends; empty when none is set or the
+	// reference is invalid.
+	clientCertificate string
+	// problem is the Gateway's ResolvedRefs=False condition when the
+	// reference is invalid.
+	problem *condition
+}
+
+// resolveBackendTLS checks spec.tls.backend.clientCertificateRef with the
+// rules of a listener's certificateRef (a core Secret of type
+// kubernetes.io/tls whose tls.crt and tls.key form a key pair, in the
+// Gateway's namespace or allowed by a ReferenceGrant to Gateways), and
+// turns a problem into the Gateway's ResolvedRefs=False condition:
+// RefNotPermitted for a reference that no grant allows, else
+// InvalidClientCertificateRef. The Gateway stays Accepted.
+func (w *world) resolveBackendTLS(g *gwv1.Gateway) gatewayBackendTLS {
+	if g.Spec.TLS == nil || g.Spec.TLS.Backend == nil || g.Spec.TLS.Backend.ClientCertificateRef == nil {
+		return gatewayBackendTLS{}
+	}
+	owner := listenerOwner{kind: "Gateway", namespace: g.Namespace, name: g.Name}
+	name, reason, msg := w.resolveCertificate(owner, *g.Spec.TLS.Backend.ClientCertificateRef)
+	if reason == "" {
+		return gatewayBackendTLS{clientCertificate: name}
+	}
+	gwReason := gwv1.GatewayReasonInvalidClientCertificateRef
+	if reason == string(gwv1.ListenerReasonRefNotPermitted) {
+		gwReason = gwv1.GatewayReasonRefNotPermitted
+	}
+	c := falseCond(string(gwv1.GatewayConditionResolvedRefs), string(gwReason),
+		"spec.tls.backend.clientCertificateRef: "+msg+"; the Gateway presents no client certificate to backends")
+	return gatewayBackendTLS{problem: &c}
+}
+
+// resolvedRefsCondition is the Gateway's ResolvedRefs condition: False for
+// an invalid backend client certificate, else False with
+// ListenersNotResolved when a listener of the Gateway has unresolved
+// references (the condition summarises theirs), else True.
+func (gr *gatewayResult) resolvedRefsCondition() condition {
+	if gr.backendTLS.problem != nil {
+		return *gr.backendTLS.problem
+	}
+	var unresolved []string
+	for _, l := range gr.listeners {
+		if l.problems.refsReason != "" {
+			unresolved = append(unresolved, string(l.spec.Name))
+		}
+	}
+	if len(unresolved) > 0 {
+		return falseCond(string(gwv1.GatewayConditionResolvedRefs), string(gwv1.GatewayReasonListenersNotResolved),
+			fmt.Sprintf("listener(s) %s have unresolved references; see their ResolvedRefs condition", strings.Join(unresolved, ", ")))
+	}
+	return trueCond(string(gwv1.GatewayConditionResolvedRefs), string(gwv1.GatewayReasonResolvedRefs), "all references are resolved")
+}
+
+// presentClientCertificate sets the Gateway's client certificate on the
+// TLS settings of every cluster that a BackendTLSPolicy makes TLS: the
+// Gateway presents it in each handshake with a backend. Cluster TLS
+// settings are shared between Gateways, so each is copied first.
+func presentClientCertificate(g *ir.Gateway, gr *gatewayResult) {
+	cert := gr.backendTLS.clientCertificate
+	if cert == "" {
+		return
+	}
+	for i := range g.Clusters {
+		if tls := g.Clusters[i].TLS; tls != nil {
+			cp := *tls
+			cp.ClientCertificate = cert
+			g.Clusters[i].TLS = &cp
+		}
+	}
+}

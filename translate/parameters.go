@@ -1,0 +1,93 @@
+package translate
+
+import (
+	"fmt"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// parametersRef is a GatewayClass spec.parametersRef or a Gateway
+// spec.infrastructure.parametersRef, reduced to what gwsim checks. ns is
+// the namespace the reference points into: the one it names for a class,
+// the Gateway's own for a Gateway; "" when a class names none.
+type parametersRef struct {
+	field       string
+	group, kind string
+	name, ns    string
+}
+
+// classParameters returns the parametersRef of class c, if it has one.
+func classParameters(c *gwv1.GatewayClass) (parametersRef, bool) {
+	ref := c.Spec.ParametersRef
+	if ref == nil {
+		return parametersRef{}, false
+	}
+	p := parametersRef{field: "spec.parametersRef", group: string(ref.Group), kind: string(ref.Kind), name: ref.Name}
+	if ref.Namespace != nil {
+		p.ns = string(*ref.Namespace)
+	}
+	return p, true
+}
+
+// gatewayParameters returns the infrastructure parametersRef of g, if it
+// has one; it names an object in g's namespace.
+func gatewayParameters(g *gwv1.Gateway) (parametersRef, bool) {
+	if g.Spec.Infrastructure == nil || g.Spec.Infrastructure.ParametersRef == nil {
+		return parametersRef{}, false
+	}
+	ref := g.Spec.Infrastructure.ParametersRef
+	return parametersRef{
+		field: "spec.infrastructure.parametersRef", group: string(ref.Group), kind: string(ref.Kind),
+		name: ref.Name, ns: g.Namespace,
+	}, true
+}
+
+// parametersProblem applies the spec's rule for parametersRef (the godoc of
+// GatewayClassSpec.ParametersRef and GatewayInfrastructure.ParametersRef):
+// a reference to a nonexistent object, to an unsupported kind, or to a
+// namespaced object without a namespace makes the class or Gateway
+// Accepted=False with InvalidParameters. It returns that message, or ""
+// when the reference resolves.
+//
+// Parameters are implementation-specific, and gwsim cannot know which
+// kinds a real controller reads. It stands in for a controller whose only
+// parameters kind is the core ConfigMap (the kind the godoc names), and
+// does not interpret the ConfigMap's data: a ConfigMap in the input
+// resolves, anything else does not.
+func (w *world) parametersProblem(p parametersRef) string {
+	switch {
+	case p.group != "" || p.kind != "ConfigMap":
+		return fmt.Sprintf("%s names %s %s, a kind gwsim does not support: it resolves parameters only from a ConfigMap (core group), "+
+			"and the spec rejects a reference to an unsupported kind", p.field, qualifiedKind(p.group, p.kind), p.name)
+	case p.ns == "":
+		return fmt.Sprintf("%s names ConfigMap %s without a namespace; a ConfigMap is namespaced, so set %s.namespace", p.field, p.name, p.field)
+	}
+	if _, ok := w.configMaps[keyOf(p.ns, p.name)]; !ok {
+		return fmt.Sprintf("%s names ConfigMap %s/%s, which does not exist", p.field, p.ns, p.name)
+	}
+	return ""
+}
+
+// parametersNotInterpreted is the finding for a parametersRef that
+// resolves: gwsim accepts the object, but a real controller may behave
+// differently because of what the parameters say.
+func parametersNotInterpreted(p parametersRef, finding func(diag.Severity, string, string, string) diag.Finding) diag.Finding {
+	return finding(diag.Info, p.field, diag.ReasonNotSupportedYet, fmt.Sprintf(
+		"ConfigMap %s/%s exists, so the reference resolves; gwsim does not interpret implementation-specific parameters, so they change nothing in its output",
+		p.ns, p.name))
+}
+
+// parametersConditions returns the Accepted and Programmed conditions an
+// unresolved infrastructure parametersRef imposes on a Gateway, nil when
+// it resolves or there is none.
+func (gr *gatewayResult) parametersConditions() (accepted, programmed *condition) {
+	if gr.parameters == "" {
+		return nil, nil
+	}
+	a := falseCond(string(gwv1.GatewayConditionAccepted), string(gwv1.GatewayReasonInvalidParameters), gr.parameters)
+	p := falseCond(string(gwv1.GatewayConditionProgrammed), string(gwv1.GatewayReasonInvalid),
+		"Gateway is not accepted: "+gr.parameters)
+	return &a, &p
+}
