@@ -2,7 +2,7 @@
 
 GO ?= go
 
-.PHONY: build test conformance conformance-doc bench golden fmt
+.PHONY: build test conformance conformance-doc bench bench-binary golden fmt
 
 build:
 	$(GO) build -o bin/gwsim .
@@ -25,8 +25,22 @@ conformance:
 conformance-doc:
 	cd conformance && $(GO) test -count=1 -run '^TestUpstreamSuite$$' -v . -update-doc
 
+# bench runs every Go benchmark: the stages (bench/), the renderers and the
+# whole CLI run (cmd/) on generated sets of 1k and 10k routes, plus the
+# packages' own micro-benchmarks. BENCH_SIZES=1000,10000,100000 adds 100k
+# (minutes per benchmark); BENCH narrows the benchmarks run, as -bench does.
+# bench-binary prints wall time and peak RSS of the built binary instead
+# (bench/run.sh; BENCH_ROUTES picks the sizes). docs/performance.md says
+# what they measured.
+BENCH ?= .
+BENCH_SIZES ?= 1000,10000
+BENCH_ROUTES ?= 1000 10000 100000
+
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	GWSIM_BENCH_SIZES=$(BENCH_SIZES) $(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./...
+
+bench-binary:
+	bench/run.sh $(BENCH_ROUTES)
 
 golden:
 	$(GO) test ./golden -update

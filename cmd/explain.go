@@ -1,16 +1,13 @@
 package cmd
 
 import (
-	"net"
 	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gwsim/gwsim/translate/evaluate"
 	"github.com/gwsim/gwsim/translate/explain"
+	"github.com/gwsim/gwsim/translate/routetest"
 )
 
 const explainLong = `Explain traces one request through the gateway the manifests describe:
@@ -112,83 +109,23 @@ func (e *explainFlags) run(c *cobra.Command, rawURL string, streams Streams, env
 	return nil
 }
 
-// request turns the URL and flags into the request to explain; every
-// mistake is a usage error.
+// request turns the URL and flags into the request to explain, the way a
+// cases file's request is built (routetest.Request); every mistake is a
+// usage error.
 func (e *explainFlags) request(rawURL string) (explain.Request, error) {
-	if !strings.Contains(rawURL, "://") {
-		rawURL = "http://" + rawURL
+	r := routetest.Request{
+		URL: rawURL, Method: e.Method, SNI: e.SNI, Gateway: e.Gateway, Port: e.Port, Address: e.Address,
 	}
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return explain.Request{}, usageErrorf("invalid URL %q: %v", rawURL, err)
-	}
-	scheme := strings.ToLower(u.Scheme)
-	if scheme != "http" && scheme != "https" {
-		return explain.Request{}, usageErrorf("unsupported scheme %q in %q (valid: http, https)", u.Scheme, rawURL)
-	}
-	if u.Hostname() == "" {
-		return explain.Request{}, usageErrorf("URL %q has no host", rawURL)
-	}
-	req := explain.Request{Request: evaluate.Request{
-		Scheme: scheme, Host: strings.ToLower(u.Hostname()), Method: strings.ToUpper(e.Method),
-		Path: u.EscapedPath(), Headers: http.Header{}, SNI: e.SNI,
-	}, Address: e.Address}
-	if u.RawQuery != "" {
-		req.Path += "?" + u.RawQuery
-	}
-	if req.SNI == "" && scheme == "https" {
-		req.SNI = req.Host // curl sends the URL's host, whatever the Host header says
-	}
-	port, err := e.port(u)
-	if err != nil {
-		return explain.Request{}, err
-	}
-	req.Port = port
-	if err := e.addHeaders(&req); err != nil {
-		return explain.Request{}, err
-	}
-	if e.Gateway != "" {
-		req.Gateway = e.Gateway
-		if !strings.Contains(req.Gateway, "/") {
-			req.Gateway = e.pipeline.Namespace + "/" + req.Gateway
-		}
-	}
-	return req, nil
-}
-
-// port is --port, else the URL's port, else 0 (the scheme's default).
-func (e *explainFlags) port(u *url.URL) (int32, error) {
-	p := e.Port
-	if p == 0 && u.Port() != "" {
-		n, err := strconv.Atoi(u.Port())
-		if err != nil {
-			return 0, usageErrorf("invalid port %q in the URL", u.Port())
-		}
-		p = n
-	}
-	if p < 0 || p > 65535 {
-		return 0, usageErrorf("port %d is out of range (1-65535)", p)
-	}
-	return int32(p), nil
-}
-
-// addHeaders parses -H 'Name: value'. As with curl, a Host header sets the
-// request's host.
-func (e *explainFlags) addHeaders(req *explain.Request) error {
 	for _, h := range e.Headers {
 		name, value, ok := strings.Cut(h, ":")
-		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-		if !ok || name == "" || strings.ContainsAny(name, " \t") {
-			return usageErrorf("invalid header %q (want 'Name: value')", h)
+		if !ok {
+			return explain.Request{}, usageErrorf("invalid header %q (want 'Name: value')", h)
 		}
-		if strings.EqualFold(name, "Host") {
-			if host, _, err := net.SplitHostPort(value); err == nil {
-				value = host
-			}
-			req.Host = strings.ToLower(value)
-			continue
-		}
-		req.Headers.Add(name, value)
+		r.Headers = append(r.Headers, routetest.Header{Name: name, Value: value})
 	}
-	return nil
+	req, err := r.Build(e.pipeline.Namespace)
+	if err != nil {
+		return explain.Request{}, usageErrorf("%v", err)
+	}
+	return req, nil
 }

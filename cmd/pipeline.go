@@ -51,7 +51,7 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		return outcome{}, &exitError{code: exitUsage, inputErrors: errs}
 	}
 	objs, assumed := load.AssumeMissing(loaded.Objects, p.ControllerName)
-	opts := offline.Options{Translate: translate.Options{Now: translateTime()}, Store: env.Store}
+	opts := offline.Options{Translate: translate.Options{Now: translateTime()}, Store: env.Store, OtherObjects: loaded.Others}
 	if p.ControllerNameSet {
 		opts.Translate.ControllerNames = []string{p.ControllerName}
 	}

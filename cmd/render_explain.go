@@ -18,13 +18,17 @@ func renderExplain(w io.Writer, f format, t explain.Trace) error {
 	}
 	var b strings.Builder
 	writeExplainRequest(&b, t.Request)
-	for i, step := range explainSteps(t) {
+	steps := explainSteps(t)
+	for i, step := range steps {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, step[0])
 		for _, line := range step[1:] {
 			b.WriteString("   " + line + "\n")
 		}
 	}
-	fmt.Fprintf(&b, "\nAnswer: %s\n", t.Answer)
+	if len(steps) > 0 {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "Answer: %s\n", t.Answer)
 	writeNearMisses(&b, t.NearMisses)
 	for _, n := range t.Notes {
 		fmt.Fprintf(&b, "\nNote: %s\n", n)

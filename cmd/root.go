@@ -49,6 +49,7 @@ func newRootCmd(streams Streams, env Env) *cobra.Command {
 		statusCommand().command(streams, env, nil),
 		checkCommand().command(streams, env, nil),
 		explainCommand(streams, env),
+		testCommand(streams, env),
 		newVersionCmd(streams),
 	)
 	return root

@@ -65,7 +65,7 @@ func Run(ctx context.Context, s Setup) (*Result, error) {
 	opts := offline.Options{Translate: translate.Options{
 		ControllerNames: []string{s.ControllerName},
 		Now:             metav1.NewTime(time.Unix(0, 0).UTC()),
-	}}
+	}, OtherObjects: loaded.Others}
 	res, err := offline.Run(ctx, objs, loaded.Sources, opts)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -35,6 +36,9 @@ type caseSpec struct {
 	// Explain lists requests traced with `gwsim explain`; each writes
 	// explain-<name>.txt (text, with the exit code) and explain-<name>.json.
 	Explain []explainSpec `json:"explain,omitempty"`
+	// Test lists runs of `gwsim test`; each writes test-<name>.txt (text,
+	// with the exit code) and test-<name>.json.
+	Test []testSpec `json:"test,omitempty"`
 }
 
 // explainSpec is one request a case traces.
@@ -45,7 +49,18 @@ type explainSpec struct {
 	Args []string `json:"args"`
 }
 
-// explainName is what an explain request's name may hold.
+// testSpec is one run of `gwsim test` on the case's input.
+type testSpec struct {
+	// Name names the output files, as an explainSpec's does.
+	Name string `json:"name"`
+	// Cases is the cases file, relative to the case folder; when it is
+	// not under input/, it is one of the case's files.
+	Cases string `json:"cases"`
+	// Args are more arguments: --coverage, --fail-under, ...
+	Args []string `json:"args,omitempty"`
+}
+
+// explainName is what an explain request's or a test run's name may hold.
 var explainName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // goldenCase is one folder under golden/.
@@ -129,12 +144,41 @@ func (c goldenCase) validate() error {
 			errs = append(errs, fmt.Errorf("case.yaml: explain[%d]: args must hold the URL", i))
 		}
 	}
+	errs = append(errs, c.validateTests()...)
 	if files, err := inputFiles(c.Dir); err != nil {
 		errs = append(errs, err)
 	} else if len(files) == 0 {
 		errs = append(errs, errors.New("input/ holds no files"))
 	}
 	return errors.Join(errs...)
+}
+
+// validateTests checks the case's test runs.
+func (c goldenCase) validateTests() []error {
+	var errs []error
+	seen := map[string]bool{}
+	for i, tr := range c.Spec.Test {
+		if !explainName.MatchString(tr.Name) || seen[tr.Name] {
+			errs = append(errs, fmt.Errorf("case.yaml: test[%d]: name %q must be unique, lower-case letters, digits and dashes", i, tr.Name))
+		}
+		seen[tr.Name] = true
+		if _, err := os.Stat(filepath.Join(c.Dir, tr.Cases)); tr.Cases == "" || err != nil {
+			errs = append(errs, fmt.Errorf("case.yaml: test[%d]: cases must name a file of the case: %q", i, tr.Cases))
+		}
+	}
+	return errs
+}
+
+// casesFiles lists the cases files of the case's test runs that are not
+// under input/: they are files of the case folder of their own.
+func (c goldenCase) casesFiles() []string {
+	var out []string
+	for _, tr := range c.Spec.Test {
+		if first, _, _ := strings.Cut(filepath.ToSlash(tr.Cases), "/"); first != inputDir && !slices.Contains(out, tr.Cases) {
+			out = append(out, tr.Cases)
+		}
+	}
+	return out
 }
 
 // inputFiles lists the files under dir/input, relative to dir/input, sorted.
@@ -158,7 +202,7 @@ func inputFiles(dir string) ([]string, error) {
 // that nobody compares any more.
 func TestCaseLayout(t *testing.T) {
 	for _, c := range loadCases(t) {
-		known := []string{caseFile, inputDir}
+		known := append([]string{caseFile, inputDir}, c.casesFiles()...)
 		for _, cmd := range c.commands() {
 			known = append(known, cmd.File)
 		}

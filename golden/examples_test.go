@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gwsim/gwsim/cmd"
@@ -37,5 +38,18 @@ func TestExamplesFromStdin(t *testing.T) {
 	}
 	if dirCode != 1 {
 		t.Errorf("examples exit %d, want 1 (the example holds one broken route on purpose)", dirCode)
+	}
+}
+
+// TestExampleRouteTests runs, from the repository root, the command the
+// README and docs/test.md give for the examples' route table tests: every
+// test passes and coverage is printed.
+func TestExampleRouteTests(t *testing.T) {
+	t.Chdir("..")
+	var stdout, stderr bytes.Buffer
+	code := cmd.Execute([]string{"test", "-f", "examples/", "--cases", "examples/route-tests.yaml", "--coverage"},
+		cmd.Streams{In: &bytes.Buffer{}, Out: &stdout, Err: &stderr})
+	if code != 0 || !strings.Contains(stdout.String(), "\nCoverage: ") || stderr.Len() > 0 {
+		t.Errorf("exit %d, want 0 with a coverage line and nothing on stderr\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
 }

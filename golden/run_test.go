@@ -21,7 +21,7 @@ type command struct {
 	Args []string
 	// Check marks `gwsim check`, whose exit code is part of its contract and
 	// is always recorded; other commands record it only when it is not 0.
-	// Explain's text output records it the same way.
+	// Explain's and test's text outputs record it the same way.
 	Check bool
 	// NoExit leaves the exit code out, so that the file stays valid JSON;
 	// a sibling file of the same run records it.
@@ -39,7 +39,7 @@ func commands() []command {
 }
 
 // commands lists what case c records: every case's outputs, then two
-// files per explain request of its case.yaml.
+// files per explain request and two per test run of its case.yaml.
 func (c goldenCase) commands() []command {
 	out := commands()
 	for _, e := range c.Spec.Explain {
@@ -47,6 +47,13 @@ func (c goldenCase) commands() []command {
 		out = append(out,
 			command{File: "explain-" + e.Name + ".txt", Args: args, Check: true},
 			command{File: "explain-" + e.Name + ".json", Args: append(slices.Clone(args), "-o", "json"), NoExit: true},
+		)
+	}
+	for _, tr := range c.Spec.Test {
+		args := append([]string{"test", "--cases", tr.Cases}, tr.Args...)
+		out = append(out,
+			command{File: "test-" + tr.Name + ".txt", Args: args, Check: true},
+			command{File: "test-" + tr.Name + ".json", Args: append(slices.Clone(args), "-o", "json"), NoExit: true},
 		)
 	}
 	return out

@@ -43,7 +43,9 @@ func TestOrderAndSplitInvariance(t *testing.T) {
 				t.Run(o.name, func(t *testing.T) {
 					reordered := slices.Clone(docs)
 					o.reorder(reordered)
-					t.Chdir(writeSplit(t, reordered))
+					root := writeSplit(t, reordered)
+					copyCasesFiles(t, c, root)
+					t.Chdir(root)
 					for _, cm := range c.commands() {
 						got := run(t, c, cm.Args, splitDir+"/", false, defaultRunner).transcript(cm)
 						want := readGolden(t, c, cm)
@@ -135,6 +137,25 @@ func writeSplit(t *testing.T, docs []string) string {
 		}
 	}
 	return root
+}
+
+// copyCasesFiles copies the cases files of c's test runs under root, at
+// the paths the runs name them by.
+func copyCasesFiles(t *testing.T, c goldenCase, root string) {
+	t.Helper()
+	for _, tr := range c.Spec.Test {
+		b, err := os.ReadFile(filepath.Join(c.Dir, tr.Cases))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(root, tr.Cases)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func ensureNewline(s string) string {

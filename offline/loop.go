@@ -67,7 +67,7 @@ func Reconcile(ctx context.Context, c client.Client, sources diag.Sources, opts 
 }
 
 func reconcileWith(ctx context.Context, c client.Client, sources diag.Sources, opts Options, tf controller.TranslateFunc) (int, error) {
-	env := controller.Env{Client: c, Options: opts.Translate, Sources: sources, Translate: tf}
+	env := controller.Env{Client: c, Options: opts.Translate, Sources: sources, OtherObjects: opts.OtherObjects, Translate: tf}
 	return fixpoint(ctx, c, targets(env), opts.maxPasses())
 }
 

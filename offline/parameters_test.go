@@ -12,36 +12,44 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // TestRunWithParametersRefs: the reconcilers read the ConfigMaps that
-// parametersRefs name, so the status they store (Accepted, or
-// InvalidParameters where the ConfigMap is missing) is what Translate
-// computes over the whole world.
+// parametersRefs name, and find other kinds among Options.OtherObjects, so
+// the status they store (Accepted, or InvalidParameters where the object
+// is missing) is what Translate computes over the whole world.
 func TestRunWithParametersRefs(t *testing.T) {
-	classParams := func(name, cm string) *gwv1.GatewayClass {
+	classParams := func(name, group, kind, obj string) *gwv1.GatewayClass {
 		c := gatewayClass(name, ours)
 		ns := gwv1.Namespace("infra")
-		c.Spec.ParametersRef = &gwv1.ParametersReference{Kind: "ConfigMap", Name: cm, Namespace: &ns}
+		c.Spec.ParametersRef = &gwv1.ParametersReference{Group: gwv1.Group(group), Kind: gwv1.Kind(kind), Name: obj, Namespace: &ns}
 		return c
 	}
-	gatewayParams := func(name, cm string) *gwv1.Gateway {
+	gatewayParams := func(name, group, kind, obj string) *gwv1.Gateway {
 		g := gateway("infra", name, "good")
-		g.Spec.Infrastructure = &gwv1.GatewayInfrastructure{ParametersRef: &gwv1.LocalParametersReference{Kind: "ConfigMap", Name: cm}}
+		g.Spec.Infrastructure = &gwv1.GatewayInfrastructure{ParametersRef: &gwv1.LocalParametersReference{
+			Group: gwv1.Group(group), Kind: gwv1.Kind(kind), Name: obj}}
 		return g
 	}
 	configMap := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "infra", Name: "params"}}
+	const envoy = "gateway.envoyproxy.io"
 	objs := []client.Object{
-		classParams("good", "params"), classParams("bad", "missing"),
-		gatewayParams("good", "params"), gatewayParams("bad", "missing"),
+		classParams("good", "", "ConfigMap", "params"), classParams("bad", "", "ConfigMap", "missing"),
+		classParams("vendor", envoy, "EnvoyProxy", "proxy"), classParams("vendor-bad", envoy, "EnvoyProxy", "missing"),
+		gatewayParams("good", "", "ConfigMap", "params"), gatewayParams("bad", "", "ConfigMap", "missing"),
+		gatewayParams("vendor", envoy, "EnvoyProxy", "proxy"), gatewayParams("vendor-bad", envoy, "EnvoyProxy", "missing"),
 		configMap, namespace("infra"),
 	}
 	want := map[string]string{ // object -> Accepted reason
 		"GatewayClass good": "Accepted", "GatewayClass bad": "InvalidParameters",
+		"GatewayClass vendor": "Accepted", "GatewayClass vendor-bad": "InvalidParameters",
 		"Gateway infra/good": "Accepted", "Gateway infra/bad": "InvalidParameters",
+		"Gateway infra/vendor": "Accepted", "Gateway infra/vendor-bad": "InvalidParameters",
 	}
 	opts := testOptions()
+	opts.OtherObjects = []translate.OtherObject{{Group: envoy, Kind: "EnvoyProxy", Namespace: "infra", Name: "proxy"}}
 	for storeName, factory := range stores {
 		t.Run(storeName, func(t *testing.T) {
 			opts.Store = factory

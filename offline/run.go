@@ -18,6 +18,11 @@ type Options struct {
 	MaxPasses int
 	// Store builds the client; nil means IndexedStore.
 	Store StoreFactory
+	// OtherObjects name the objects of the input whose kinds gwsim does not
+	// decode (load.Result.Others). They are not in the store: the
+	// reconcilers read them from here, as read-only data, and hand each
+	// Translate the ones its slice references (translate.Input.OtherObjects).
+	OtherObjects []translate.OtherObject
 }
 
 // Result is the world after the fixpoint.
@@ -79,6 +84,7 @@ func read(ctx context.Context, c client.Client, objs []client.Object, sources di
 		return nil, err
 	}
 	in.Sources = sources
+	in.OtherObjects = opts.OtherObjects
 	if tf == nil {
 		tf = translate.Translate
 	}

@@ -72,6 +72,26 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 	return backendResult{backend: ir.WeightedBackend{Cluster: c.Name, Weight: weight}, cluster: &c}
 }
 
+// useBackend programs a backend that resolved, for every route kind: its
+// cluster joins the route's, and a NoReadyEndpoints finding says when the
+// input shows it has no ready endpoint. It returns the weight it takes.
+func (w *world) useBackend(res *routeResult, b backendResult, field string) int32 {
+	res.clusters = append(res.clusters, *b.cluster)
+	if f, ok := w.noReadyEndpointsFinding(res.info, b, field); ok {
+		res.findings = append(res.findings, f)
+	}
+	return b.backend.Weight
+}
+
+// noUsableBackend says why a rule whose backends take no traffic (their
+// usable weights sum to 0) sends every request or connection nowhere.
+func noUsableBackend(refs int) string {
+	if refs == 0 {
+		return "no backendRefs"
+	}
+	return "no valid backend with a weight above 0"
+}
+
 func qualifiedKind(group, kind string) string {
 	if group == "" {
 		return kind

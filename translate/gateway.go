@@ -137,12 +137,15 @@ func (gr *gatewayResult) conditions() (accepted, programmed condition) {
 		gr.addresses.programmedMessage())
 	switch {
 	case len(invalid) == len(gr.listeners):
-		msg := "no listener is valid: " + strings.Join(invalid, ", ")
+		msg := "no listener is accepted, so the Gateway serves nothing; fix them (see status.listeners): " + strings.Join(invalid, ", ")
+		if len(gr.listeners) == 0 {
+			msg = "spec.listeners is empty; add a listener (the API requires at least one)"
+		}
 		accepted = falseCond(string(gwv1.GatewayConditionAccepted), string(gwv1.GatewayReasonListenersNotValid), msg)
 		programmed = falseCond(string(gwv1.GatewayConditionProgrammed), string(gwv1.GatewayReasonInvalid), msg)
 	case len(invalid) > 0:
 		accepted = trueCond(string(gwv1.GatewayConditionAccepted), string(gwv1.GatewayReasonListenersNotValid),
-			"Gateway is accepted, but these listeners are not: "+strings.Join(invalid, ", "))
+			"Gateway is accepted, but these listeners are not (see status.listeners): "+strings.Join(invalid, ", "))
 	}
 	if a, p := gr.addresses.conditions(); p != nil {
 		programmed = *p
@@ -154,4 +157,21 @@ func (gr *gatewayResult) conditions() (accepted, programmed condition) {
 		accepted, programmed = *a, *p
 	}
 	return accepted, programmed
+}
+
+// accepted reports whether the Gateway is Accepted. One that is not is not
+// "valid enough to produce some configuration in the underlying data
+// plane" (the godoc of the Accepted condition): no route attaches to it,
+// and it has no entry in the IR.
+func (gr *gatewayResult) accepted() bool {
+	a, _ := gr.conditions()
+	return a.Status
+}
+
+// notAcceptedMessage is the Accepted message of a route refused by a
+// Gateway that is not accepted.
+func (gr *gatewayResult) notAcceptedMessage() string {
+	a, _ := gr.conditions()
+	return fmt.Sprintf("Gateway %s is not accepted (%s), so none of its listeners takes routes; fix the Gateway first (see its status)",
+		gr.name(), a.Reason)
 }

@@ -52,7 +52,7 @@ func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
 // backendRefs' filters', or its settings'); such a rule is not converted
 // further, since it programs nothing.
 func (w *world) httpRule(res *routeResult, rule gwv1.HTTPRouteRule, field string) (httpRule, []backendResult, ruleProblem) {
-	hr := httpRule{matches: httpMatches(rule.Matches)}
+	hr := httpRule{matches: HTTPMatches(rule.Matches)}
 	invalid := filterProblem(rule.Filters, field+".filters")
 	for j, ref := range rule.BackendRefs {
 		invalid = firstProblem(invalid, filterProblem(ref.Filters, fmt.Sprintf("%s.backendRefs[%d].filters", field, j)))
@@ -111,20 +111,12 @@ func (w *world) httpBackends(res *routeResult, refs []gwv1.HTTPBackendRef, field
 		case fs.unresolved != "":
 			b.backend.Invalid = string(gwv1.RouteReasonInvalidKind)
 		default:
-			res.clusters = append(res.clusters, *b.cluster)
-			usable += b.backend.Weight
-			if f, ok := w.noReadyEndpointsFinding(res.info, b, bf); ok {
-				res.findings = append(res.findings, f)
-			}
+			usable += w.useBackend(res, b, bf)
 		}
 		action.Backends = append(action.Backends, b.backend)
 	}
 	if usable == 0 {
-		reason := "no backendRefs"
-		if len(refs) > 0 {
-			reason = "no valid backend with a weight above 0"
-		}
-		action.DirectResponse = &ir.DirectResponse{Status: http.StatusInternalServerError, Reason: reason}
+		action.DirectResponse = &ir.DirectResponse{Status: http.StatusInternalServerError, Reason: noUsableBackend(len(refs))}
 	}
 	return action, problems
 }
@@ -143,8 +135,14 @@ func resolvedRefsCondition(problems []backendResult) condition {
 	return falseCond(typ, problems[0].reason, strings.Join(msgs, "; "))
 }
 
-// httpMatches converts a rule's matches, applying the spec's defaults.
-func httpMatches(matches []gwv1.HTTPRouteMatch) []ir.Match {
+// HTTPMatches converts an HTTPRoute rule's matches to IR matches, applying
+// the spec's defaults: no matches is one match of every request, a match
+// without a path is PathPrefix "/", header and query parameter matches are
+// Exact unless they say otherwise, and only the first header or query
+// parameter of a name counts (see appendFirstByName). It is exported so
+// that explain describes what a route that is not attached would match
+// with the very rules that build the IR.
+func HTTPMatches(matches []gwv1.HTTPRouteMatch) []ir.Match {
 	if len(matches) == 0 {
 		return []ir.Match{{PathType: string(gwv1.PathMatchPathPrefix), Path: "/"}}
 	}

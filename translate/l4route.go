@@ -76,19 +76,12 @@ func (w *world) l4Backends(res *routeResult, refs []gwv1.BackendRef, field strin
 		if b.reason != "" {
 			problems = append(problems, b)
 		} else {
-			res.clusters = append(res.clusters, *b.cluster)
-			usable += b.backend.Weight
-			if f, ok := w.noReadyEndpointsFinding(res.info, b, bf); ok {
-				res.findings = append(res.findings, f)
-			}
+			usable += w.useBackend(res, b, bf)
 		}
 		rule.backends = append(rule.backends, b.backend)
 	}
 	if usable == 0 {
-		rule.reject = "no backendRefs"
-		if len(refs) > 0 {
-			rule.reject = "no valid backend with a weight above 0"
-		}
+		rule.reject = noUsableBackend(len(refs))
 	}
 	return rule, problems
 }

@@ -174,14 +174,16 @@ func markConflicts(results []*listenerResult) {
 			case familyOf(a.spec.Protocol) != familyOf(b.spec.Protocol):
 				mixed = true
 				a.problems.conflictReason = reason
-				a.problems.conflictMsg = fmt.Sprintf("port %d is used with incompatible protocols by several listeners", a.spec.Port)
+				a.problems.conflictMsg = fmt.Sprintf("listener %s uses port %d with protocol %s, which cannot share a port with %s; move one of them to another port",
+					b.spec.Name, a.spec.Port, b.spec.Protocol, a.spec.Protocol)
 			case mixed:
 			case reason == string(gwv1.ListenerReasonProtocolConflict):
 				a.problems.conflictReason = reason
-				a.problems.conflictMsg = fmt.Sprintf("listener %s uses port %d/%s as well", b.spec.Name, a.spec.Port, a.spec.Protocol)
+				a.problems.conflictMsg = fmt.Sprintf("listener %s uses port %d/%s as well, and %s listeners on one port cannot be told apart; move one of them to another port",
+					b.spec.Name, a.spec.Port, a.spec.Protocol, a.spec.Protocol)
 			default:
 				a.problems.conflictReason = reason
-				a.problems.conflictMsg = fmt.Sprintf("listener %s uses port %d with hostname %q as well",
+				a.problems.conflictMsg = fmt.Sprintf("listener %s uses port %d with hostname %q as well; give one of them another hostname or port",
 					b.spec.Name, a.spec.Port, hostnameOf(a.spec.Hostname))
 			}
 		}
@@ -262,6 +264,31 @@ func (r *listenerResult) conditions() []condition {
 		conflicted = trueCond(string(gwv1.ListenerConditionConflicted), p.conflictReason, p.conflictMsg)
 	}
 	return []condition{accepted, programmed, refs, conflicted}
+}
+
+// notAccepted says why the listener is not accepted and where its status
+// is, for the message of a route that cannot attach to it; "" when it is
+// accepted.
+func (r *listenerResult) notAccepted() string {
+	reason := firstNonEmpty(r.problems.acceptedReason, r.problems.conflictReason)
+	if reason == "" {
+		return ""
+	}
+	return fmt.Sprintf("is not accepted (%s); fix it first (see status.listeners[%s] of %s %s/%s)",
+		reason, r.spec.Name, r.owner.kind, r.owner.namespace, r.owner.name)
+}
+
+// kindList names the route kinds the listener admits (its supportedKinds),
+// for messages.
+func (r *listenerResult) kindList() string {
+	if len(r.kinds) == 0 {
+		return "no route kind"
+	}
+	names := make([]string, len(r.kinds))
+	for i, k := range r.kinds {
+		names[i] = string(k.Kind)
+	}
+	return strings.Join(names, ", ")
 }
 
 // notProgrammedReason is Invalid, the reason the Listener godoc gives,

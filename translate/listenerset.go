@@ -241,10 +241,10 @@ func (s *listenerSetResult) status(w *world) gwv1.ListenerSetStatus {
 	programmed := trueCond(programmedType, string(gwv1.ListenerSetReasonProgrammed), "ListenerSet is programmed")
 	switch {
 	case len(invalid) == len(s.listeners):
-		msg := "no listener is valid: " + strings.Join(invalid, ", ")
+		msg := "no listener is programmed; fix them (see status.listeners): " + strings.Join(invalid, ", ")
 		accepted, programmed = falseCond(acceptedType, notValid, msg), falseCond(programmedType, notValid, msg)
 	case len(invalid) > 0:
-		accepted = trueCond(acceptedType, notValid, fmt.Sprintf("ListenerSet is attached to Gateway %s, but these listeners are not valid: %s",
+		accepted = trueCond(acceptedType, notValid, fmt.Sprintf("ListenerSet is attached to Gateway %s, but these listeners are not programmed (see status.listeners): %s",
 			s.gateway.name(), strings.Join(invalid, ", ")))
 	}
 	st.Conditions = stamp([]condition{accepted, programmed}, gen, w.opts.Now)

@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 
+	discoveryv1 "k8s.io/api/discovery/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/translate/diag"
@@ -44,6 +45,15 @@ func gatewayParameters(g *gwv1.Gateway) (parametersRef, bool) {
 	}, true
 }
 
+// OtherObject names an object of the input whose kind Translate does not
+// read: an implementation's own kind (gateway.envoyproxy.io/EnvoyProxy) or
+// a core kind gwsim skips (a Deployment). gwsim knows only that it exists,
+// so a reference to it can resolve, but nothing in it is read. Group is ""
+// for the core group; Namespace is "" for a cluster-scoped object.
+type OtherObject struct {
+	Group, Kind, Namespace, Name string
+}
+
 // parametersProblem applies the spec's rule for parametersRef (the godoc of
 // GatewayClassSpec.ParametersRef and GatewayInfrastructure.ParametersRef):
 // a reference to a nonexistent object, to an unsupported kind, or to a
@@ -52,22 +62,51 @@ func gatewayParameters(g *gwv1.Gateway) (parametersRef, bool) {
 // when the reference resolves.
 //
 // Parameters are implementation-specific, and gwsim cannot know which
-// kinds a real controller reads. It stands in for a controller whose only
-// parameters kind is the core ConfigMap (the kind the godoc names), and
-// does not interpret the ConfigMap's data: a ConfigMap in the input
-// resolves, anything else does not.
+// kinds a real controller reads. It stands in for a controller that takes
+// any kind as parameters, and resolves a reference when the input holds
+// the object: a ConfigMap (the kind the godoc names), or an object of a
+// kind gwsim does not read (Input.OtherObjects). A kind that Translate
+// reads for another purpose (a Service, a Gateway API kind) holds no
+// parameters, so it is unsupported.
 func (w *world) parametersProblem(p parametersRef) string {
 	switch {
-	case p.group != "" || p.kind != "ConfigMap":
-		return fmt.Sprintf("%s names %s %s, a kind gwsim does not support: it resolves parameters only from a ConfigMap (core group), "+
-			"and the spec rejects a reference to an unsupported kind", p.field, qualifiedKind(p.group, p.kind), p.name)
-	case p.ns == "":
-		return fmt.Sprintf("%s names ConfigMap %s without a namespace; a ConfigMap is namespaced, so set %s.namespace", p.field, p.name, p.field)
-	}
-	if _, ok := w.configMaps[keyOf(p.ns, p.name)]; !ok {
-		return fmt.Sprintf("%s names ConfigMap %s/%s, which does not exist", p.field, p.ns, p.name)
+	case p.group == "" && p.kind == "ConfigMap":
+		if p.ns == "" {
+			return fmt.Sprintf("%s names ConfigMap %s without a namespace; a ConfigMap is namespaced, so set %s.namespace", p.field, p.name, p.field)
+		}
+		if _, ok := w.configMaps[keyOf(p.ns, p.name)]; !ok {
+			return fmt.Sprintf("%s names %s, which does not exist", p.field, p.describe())
+		}
+	case inputKind(p.group, p.kind):
+		return fmt.Sprintf("%s names %s, a kind that holds no parameters; point it at a ConfigMap or at the implementation's parameters kind "+
+			"(the spec rejects a reference to an unsupported kind)", p.field, p.describe())
+	case !w.others[OtherObject{Group: p.group, Kind: p.kind, Namespace: p.ns, Name: p.name}]:
+		return fmt.Sprintf("%s names %s, which is not in the input; add it, or fix the reference", p.field, p.describe())
 	}
 	return ""
+}
+
+// describe names the object a reference points at: kind, then
+// namespace/name, or name alone when the reference names no namespace.
+func (p parametersRef) describe() string {
+	if p.ns == "" {
+		return qualifiedKind(p.group, p.kind) + " " + p.name
+	}
+	return qualifiedKind(p.group, p.kind) + " " + p.ns + "/" + p.name
+}
+
+// inputKind reports whether Translate reads objects of group/kind (an
+// Input field other than ConfigMaps holds them).
+func inputKind(group, kind string) bool {
+	switch group {
+	case gwv1.GroupName:
+		return true
+	case "":
+		return kind == "Service" || kind == "Secret" || kind == "Namespace"
+	case discoveryv1.GroupName:
+		return kind == "EndpointSlice"
+	}
+	return false
 }
 
 // parametersNotInterpreted is the finding for a parametersRef that
@@ -75,8 +114,8 @@ func (w *world) parametersProblem(p parametersRef) string {
 // differently because of what the parameters say.
 func parametersNotInterpreted(p parametersRef, finding func(diag.Severity, string, string, string) diag.Finding) diag.Finding {
 	return finding(diag.Info, p.field, diag.ReasonNotSupportedYet, fmt.Sprintf(
-		"ConfigMap %s/%s exists, so the reference resolves; gwsim does not interpret implementation-specific parameters, so they change nothing in its output",
-		p.ns, p.name))
+		"%s is in the input, so the reference resolves; gwsim does not interpret implementation-specific parameters, so they change nothing in its output",
+		p.describe()))
 }
 
 // parametersConditions returns the Accepted and Programmed conditions an

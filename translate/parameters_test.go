@@ -12,10 +12,13 @@ import (
 )
 
 // TestParametersRef checks the InvalidParameters rule on a GatewayClass
-// and on a Gateway's infrastructure: only a ConfigMap in the input
-// resolves, and a resolving reference gets an info finding instead.
+// and on a Gateway's infrastructure: a ConfigMap, or an object of a kind
+// Translate does not read, resolves when the input holds it; a resolving
+// reference gets an info finding instead.
 func TestParametersRef(t *testing.T) {
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "infra", Name: "params"}}
+	others := []OtherObject{{Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy", Namespace: "infra", Name: "proxy"}}
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "infra", Name: "params"}}
 	tests := []struct {
 		name                string
 		group, kind, ref    string
@@ -25,8 +28,12 @@ func TestParametersRef(t *testing.T) {
 	}{
 		{"ConfigMap that exists", "", "ConfigMap", "params", ptr(gwv1.Namespace("infra")), "Accepted", "Programmed", 1},
 		{"ConfigMap that does not exist", "", "ConfigMap", "nope", ptr(gwv1.Namespace("infra")), "InvalidParameters", "Invalid", 0},
-		{"implementation-specific kind", "vendor.example.com", "ProxyConfig", "params", ptr(gwv1.Namespace("infra")), "InvalidParameters", "Invalid", 0},
+		{"implementation-specific kind that is not in the input", "vendor.example.com", "ProxyConfig", "params", ptr(gwv1.Namespace("infra")), "InvalidParameters", "Invalid", 0},
+		{"implementation-specific kind in the input", "gateway.envoyproxy.io", "EnvoyProxy", "proxy", ptr(gwv1.Namespace("infra")), "Accepted", "Programmed", 1},
+		{"implementation-specific kind, other name", "gateway.envoyproxy.io", "EnvoyProxy", "params", ptr(gwv1.Namespace("infra")), "InvalidParameters", "Invalid", 0},
+		{"implementation-specific kind, other group", "example.com", "EnvoyProxy", "proxy", ptr(gwv1.Namespace("infra")), "InvalidParameters", "Invalid", 0},
 		{"ConfigMap of another group", "example.com", "ConfigMap", "params", ptr(gwv1.Namespace("infra")), "InvalidParameters", "Invalid", 0},
+		{"kind Translate reads, present", "", "Service", "params", ptr(gwv1.Namespace("infra")), "InvalidParameters", "Invalid", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -36,7 +43,7 @@ func TestParametersRef(t *testing.T) {
 			gw.Spec.Infrastructure = &gwv1.GatewayInfrastructure{ParametersRef: &gwv1.LocalParametersReference{
 				Group: gwv1.Group(tt.group), Kind: gwv1.Kind(tt.kind), Name: tt.ref}}
 			out := Translate(Input{GatewayClasses: []*gwv1.GatewayClass{class}, Gateways: []*gwv1.Gateway{gw},
-				ConfigMaps: []*corev1.ConfigMap{cm}}, Options{})
+				ConfigMaps: []*corev1.ConfigMap{cm}, Services: []*corev1.Service{svc}, OtherObjects: others}, Options{})
 			cs := out.Status.GatewayClasses[keyOf("", "gc")]
 			if c := meta.FindStatusCondition(cs.Conditions, "Accepted"); c.Reason != tt.accepted {
 				t.Errorf("GatewayClass Accepted reason = %s, want %s", c.Reason, tt.accepted)
@@ -75,5 +82,31 @@ func TestClassParametersNeedNamespace(t *testing.T) {
 	c := meta.FindStatusCondition(out.Status.GatewayClasses[keyOf("", "gc")].Conditions, "Accepted")
 	if c.Status != metav1.ConditionFalse || c.Reason != string(gwv1.GatewayClassReasonInvalidParameters) {
 		t.Errorf("Accepted = %s/%s, want False/InvalidParameters", c.Status, c.Reason)
+	}
+}
+
+// TestClassParametersClusterScoped: a class reference without a namespace
+// names a cluster-scoped object, so it resolves only to an object of that
+// kind recorded without a namespace.
+func TestClassParametersClusterScoped(t *testing.T) {
+	tests := []struct {
+		name     string
+		objectNS string
+		want     gwv1.GatewayClassConditionReason
+	}{
+		{"cluster-scoped object", "", gwv1.GatewayClassReasonAccepted},
+		{"namespaced object", "default", gwv1.GatewayClassReasonInvalidParameters},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			class := testClass()
+			class.Spec.ParametersRef = &gwv1.ParametersReference{Group: "example.com", Kind: "ClassConfig", Name: "params"}
+			out := Translate(Input{GatewayClasses: []*gwv1.GatewayClass{class},
+				OtherObjects: []OtherObject{{Group: "example.com", Kind: "ClassConfig", Namespace: tt.objectNS, Name: "params"}}}, Options{})
+			c := meta.FindStatusCondition(out.Status.GatewayClasses[keyOf("", "gc")].Conditions, "Accepted")
+			if c.Reason != string(tt.want) {
+				t.Errorf("Accepted reason = %s, want %s (%s)", c.Reason, tt.want, c.Message)
+			}
+		})
 	}
 }

@@ -177,8 +177,10 @@ func defaultedParentRef(ref gwv1.ParentReference) gwv1.ParentReference {
 // NotAllowedByListeners: it has no listener there); the parentRef's
 // sectionName and port select listeners of the parent (none:
 // NoMatchingParent); the listeners must be accepted and allow the route's
-// kind and namespace (none: NotAllowedByListeners); their hostnames must
-// intersect the route's (none: NoMatchingListenerHostname).
+// kind and namespace (none: NotAllowedByListeners); the Gateway must be
+// accepted (otherwise NotAllowedByListeners: none of its listeners is
+// programmed); their hostnames must intersect the route's (none:
+// NoMatchingListenerHostname).
 func (w *world) attachToParent(r routeInfo, ref gwv1.ParentReference, p *parentResult) (condition, []attachment) {
 	accepted := string(gwv1.RouteConditionAccepted)
 	if p.set != nil && !p.set.attached() {
@@ -202,6 +204,9 @@ func (w *world) attachToParent(r routeInfo, ref gwv1.ParentReference, p *parentR
 	if len(allowed) == 0 {
 		return falseCond(accepted, string(gwv1.RouteReasonNotAllowedByListeners), strings.Join(why, "; ")), nil
 	}
+	if !p.gateway.accepted() {
+		return falseCond(accepted, string(gwv1.RouteReasonNotAllowedByListeners), p.gateway.notAcceptedMessage()), nil
+	}
 	var attached []attachment
 	for _, l := range allowed {
 		if hosts := intersectHostnames(l.spec.Hostname, r.hostnames); len(hosts) > 0 {
@@ -222,10 +227,10 @@ func (w *world) attachToParent(r routeInfo, ref gwv1.ParentReference, p *parentR
 // listener: a ListenerSet's namespace for its listeners.
 func (w *world) listenerRefuses(l *listenerResult, r routeInfo) string {
 	if !l.accepted {
-		return "is not accepted"
+		return l.notAccepted()
 	}
 	if !slices.ContainsFunc(l.kinds, func(k gwv1.RouteGroupKind) bool { return k.Kind == r.kind }) {
-		return fmt.Sprintf("does not allow %s", r.kind)
+		return fmt.Sprintf("does not allow %s: its protocol %s and allowedRoutes.kinds admit %s", r.kind, l.spec.Protocol, l.kindList())
 	}
 	from := gwv1.NamespacesFromSame
 	var selector *metav1.LabelSelector
@@ -245,8 +250,11 @@ func (w *world) listenerRefuses(l *listenerResult, r routeInfo) string {
 		return fmt.Sprintf("only allows routes from namespace %s (allowedRoutes.namespaces.from: Same)", l.owner.namespace)
 	case gwv1.NamespacesFromSelector:
 		sel, err := metav1.LabelSelectorAsSelector(selector)
-		if err != nil || selector == nil {
-			return "has an invalid allowedRoutes.namespaces.selector"
+		if selector == nil {
+			return "has allowedRoutes.namespaces.from: Selector but no selector; set allowedRoutes.namespaces.selector"
+		}
+		if err != nil {
+			return fmt.Sprintf("has an invalid allowedRoutes.namespaces.selector: %v", err)
 		}
 		if sel.Matches(labels.Set(w.namespaceLabels(r.meta.Namespace))) {
 			return ""

@@ -73,6 +73,9 @@ func Translate(in Input, opts Options) Output {
 	}
 	for k, gr := range gateways {
 		out.Status.Gateways[k] = gr.status(w)
+		if !gr.accepted() {
+			continue // not programmed: no IR, and no route attached to reach a backend
+		}
 		g := w.buildGatewayIR(gr, attached[k])
 		presentClientCertificate(&g, gr)
 		w.addPolicyAncestors(out.Status.BackendTLSPolicies, gr, g)

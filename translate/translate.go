@@ -35,6 +35,9 @@ type Input struct {
 	Secrets            []*corev1.Secret
 	ConfigMaps         []*corev1.ConfigMap // CA bundles (key ca.crt) that BackendTLSPolicies and frontend validation name
 	Namespaces         []*corev1.Namespace
+	// OtherObjects are the objects of the input whose kinds Translate does
+	// not read (see OtherObject). A parametersRef resolves to one.
+	OtherObjects []OtherObject
 	// Sources says where each object was loaded from; objects without an
 	// entry were assumed or created by a test harness.
 	Sources diag.Sources

@@ -221,7 +221,7 @@ func TestParentNotFoundFinding(t *testing.T) {
 // HTTPQueryParamMatch.Name: only the first entry with an equivalent name
 // counts (header names case-insensitively, query names exactly).
 func TestRepeatedMatchNamesKeepTheFirst(t *testing.T) {
-	got := httpMatches([]gwv1.HTTPRouteMatch{{
+	got := HTTPMatches([]gwv1.HTTPRouteMatch{{
 		Headers: []gwv1.HTTPHeaderMatch{{Name: "foo", Value: "a"}, {Name: "Foo", Value: "b"}, {Name: "bar", Value: "c"}},
 		QueryParams: []gwv1.HTTPQueryParamMatch{
 			{Name: "q", Value: "1"}, {Name: "q", Value: "2"}, {Name: "Q", Value: "3"},

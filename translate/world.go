@@ -23,6 +23,7 @@ type world struct {
 	secrets        map[types.NamespacedName]*corev1.Secret
 	configMaps     map[types.NamespacedName]*corev1.ConfigMap
 	namespaces     map[string]*corev1.Namespace
+	others         map[OtherObject]bool
 	slicesBySvc    map[types.NamespacedName][]*discoveryv1.EndpointSlice
 	grantsByNS     map[string][]*gwv1.ReferenceGrant
 	listenerSets   listenerSetIndex
@@ -61,6 +62,10 @@ func newWorld(in Input, opts Options) *world {
 	}
 	for _, n := range in.Namespaces {
 		w.namespaces[n.Name] = n
+	}
+	w.others = make(map[OtherObject]bool, len(in.OtherObjects))
+	for _, o := range in.OtherObjects {
+		w.others[o] = true
 	}
 	for _, es := range in.EndpointSlices {
 		svc := es.Labels[discoveryv1.LabelServiceName]

@@ -11,11 +11,15 @@ import (
 type TranslateFunc func(translate.Input, translate.Options) translate.Output
 
 // Env is what every reconciler holds: the client it reads and writes
-// through, the controller's options and where objects were loaded from.
+// through, the controller's options, where objects were loaded from, and
+// the objects of kinds the store does not hold.
 type Env struct {
 	Client  client.Client
 	Options translate.Options
 	Sources diag.Sources
+	// OtherObjects name the objects of kinds gwsim does not decode, which
+	// the store does not hold; a parametersRef may name one. Read-only.
+	OtherObjects []translate.OtherObject
 	// Translate computes status; nil means translate.Translate. Tests of the
 	// reconcile mechanics replace it with a small stand-in.
 	Translate TranslateFunc

@@ -11,8 +11,8 @@ import (
 )
 
 // GatewayClassReconciler writes the status Translate computes for a
-// GatewayClass of gwsim's, from the class and the ConfigMap its
-// parametersRef names. Classes Translate has no status for belong to
+// GatewayClass of gwsim's, from the class and what its parametersRef
+// names. Classes Translate has no status for belong to
 // another controller and are left untouched.
 type GatewayClassReconciler struct{ Env }
 
@@ -24,7 +24,7 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req reconcile.Re
 	if err := r.Client.Get(ctx, req.NamespacedName, class); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
-	in, err := classInput(ctx, r.Client, class)
+	in, err := r.classInput(ctx, class)
 	if err != nil {
 		return reconcile.Result{}, err
 	}

@@ -8,7 +8,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -147,13 +146,13 @@ func (r *GatewayReconciler) gatherSecrets(ctx context.Context, s *slice) error {
 	}
 	for _, key := range sortedUniqueKeys(keys) {
 		secret := &corev1.Secret{}
-		if err := r.Client.Get(ctx, key, secret); err != nil {
-			if apierrors.IsNotFound(err) {
-				continue
-			}
-			return fmt.Errorf("getting Secret %s: %w", key, err)
+		found, err := getIfExists(ctx, r.Client, key, secret)
+		if err != nil {
+			return err
 		}
-		s.in.Secrets = append(s.in.Secrets, secret)
+		if found {
+			s.in.Secrets = append(s.in.Secrets, secret)
+		}
 	}
 	return nil
 }
@@ -177,11 +176,12 @@ func (r *GatewayReconciler) gatherServices(ctx context.Context, s *slice) error 
 	seenPolicy := map[types.NamespacedName]bool{}
 	for _, key := range sortedUniqueKeys(keys) {
 		svc := &corev1.Service{}
-		if err := r.Client.Get(ctx, key, svc); err != nil {
-			if apierrors.IsNotFound(err) {
-				continue
-			}
-			return fmt.Errorf("getting Service %s: %w", key, err)
+		found, err := getIfExists(ctx, r.Client, key, svc)
+		if err != nil {
+			return err
+		}
+		if !found {
+			continue
 		}
 		s.in.Services = append(s.in.Services, svc)
 		eps, err := ListObjects(ctx, r.Client, &discoveryv1.EndpointSliceList{}, client.MatchingFields{FieldServiceName: key.String()})

@@ -12,25 +12,53 @@ import (
 	"github.com/gwsim/gwsim/translate"
 )
 
-// parametersConfigMap gets the ConfigMap a parametersRef names, the only
-// parameters kind Translate resolves. It returns nil when the reference is
-// to another kind, names no namespace, or names a ConfigMap that does not
-// exist: Translate reports each of those as InvalidParameters.
-func parametersConfigMap(ctx context.Context, c client.Client, group gwv1.Group, kind gwv1.Kind, key types.NamespacedName) (*corev1.ConfigMap, error) {
-	if group != "" || kind != "ConfigMap" || key.Namespace == "" {
-		return nil, nil
+// parameters is what a parametersRef resolves to in the slice of the world
+// Translate gets: the ConfigMap it names, or the object of a kind gwsim
+// does not decode (from Env.OtherObjects, not the store). Both are empty
+// when the reference resolves to nothing; Translate reports that as
+// InvalidParameters.
+type parameters struct {
+	configMap *corev1.ConfigMap
+	other     *translate.OtherObject
+}
+
+// addTo adds what p holds to in, unless in holds it already.
+func (p parameters) addTo(in *translate.Input) {
+	if p.configMap != nil && !slices.ContainsFunc(in.ConfigMaps, func(o *corev1.ConfigMap) bool {
+		return client.ObjectKeyFromObject(o) == client.ObjectKeyFromObject(p.configMap)
+	}) {
+		in.ConfigMaps = append(in.ConfigMaps, p.configMap)
 	}
-	cm := &corev1.ConfigMap{}
-	found, err := getIfExists(ctx, c, key, cm)
-	if err != nil || !found {
-		return nil, err
+	if p.other != nil && !slices.Contains(in.OtherObjects, *p.other) {
+		in.OtherObjects = append(in.OtherObjects, *p.other)
 	}
-	return cm, nil
+}
+
+// resolveParameters finds what a parametersRef names: a ConfigMap through
+// the client, anything else among e.OtherObjects. key.Namespace is ""
+// when the reference names none.
+func (e Env) resolveParameters(ctx context.Context, group gwv1.Group, kind gwv1.Kind, key types.NamespacedName) (parameters, error) {
+	if group == "" && kind == "ConfigMap" {
+		if key.Namespace == "" {
+			return parameters{}, nil
+		}
+		cm := &corev1.ConfigMap{}
+		found, err := getIfExists(ctx, e.Client, key, cm)
+		if err != nil || !found {
+			return parameters{}, err
+		}
+		return parameters{configMap: cm}, nil
+	}
+	id := translate.OtherObject{Group: string(group), Kind: string(kind), Namespace: key.Namespace, Name: key.Name}
+	if slices.Contains(e.OtherObjects, id) {
+		return parameters{other: &id}, nil
+	}
+	return parameters{}, nil
 }
 
 // classInput returns the Input that decides class's status: the class and
-// the ConfigMap its parametersRef names, when there is one.
-func classInput(ctx context.Context, c client.Client, class *gwv1.GatewayClass) (translate.Input, error) {
+// what its parametersRef names, when there is one.
+func (e Env) classInput(ctx context.Context, class *gwv1.GatewayClass) (translate.Input, error) {
 	in := translate.Input{GatewayClasses: []*gwv1.GatewayClass{class}}
 	ref := class.Spec.ParametersRef
 	if ref == nil {
@@ -40,29 +68,20 @@ func classInput(ctx context.Context, c client.Client, class *gwv1.GatewayClass) 
 	if ref.Namespace != nil {
 		key.Namespace = string(*ref.Namespace)
 	}
-	cm, err := parametersConfigMap(ctx, c, ref.Group, ref.Kind, key)
-	if cm != nil {
-		in.ConfigMaps = append(in.ConfigMaps, cm)
-	}
+	p, err := e.resolveParameters(ctx, ref.Group, ref.Kind, key)
+	p.addTo(&in)
 	return in, err
 }
 
-// gatherParameters gets the ConfigMap the Gateway's
-// spec.infrastructure.parametersRef names (in the Gateway's namespace),
-// unless the slice already holds it as a CA bundle.
+// gatherParameters adds to the slice what the Gateway's
+// spec.infrastructure.parametersRef names (in the Gateway's namespace).
 func (r *GatewayReconciler) gatherParameters(ctx context.Context, s *slice) error {
 	gw := s.in.Gateways[0]
 	if gw.Spec.Infrastructure == nil || gw.Spec.Infrastructure.ParametersRef == nil {
 		return nil
 	}
 	ref := gw.Spec.Infrastructure.ParametersRef
-	key := types.NamespacedName{Namespace: gw.Namespace, Name: ref.Name}
-	if slices.ContainsFunc(s.in.ConfigMaps, func(o *corev1.ConfigMap) bool { return client.ObjectKeyFromObject(o) == key }) {
-		return nil
-	}
-	cm, err := parametersConfigMap(ctx, r.Client, ref.Group, ref.Kind, key)
-	if cm != nil {
-		s.in.ConfigMaps = append(s.in.ConfigMaps, cm)
-	}
+	p, err := r.resolveParameters(ctx, ref.Group, ref.Kind, types.NamespacedName{Namespace: gw.Namespace, Name: ref.Name})
+	p.addTo(&s.in)
 	return err
 }

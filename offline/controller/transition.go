@@ -41,15 +41,27 @@ func keepClassTimes(prev, next gwv1.GatewayClassStatus) gwv1.GatewayClassStatus 
 func keepGatewayTimes(prev, next gwv1.GatewayStatus) gwv1.GatewayStatus {
 	out := *next.DeepCopy()
 	out.Conditions = keepTimes(prev.Conditions, next.Conditions)
-	for i := range out.Listeners {
-		for _, p := range prev.Listeners {
-			if p.Name == out.Listeners[i].Name {
-				out.Listeners[i].Conditions = keepTimes(p.Conditions, next.Listeners[i].Conditions)
+	keepListenerTimes(prev.Listeners, out.Listeners, func(l *gwv1.ListenerStatus) (gwv1.SectionName, *[]metav1.Condition) {
+		return l.Name, &l.Conditions
+	})
+	return out
+}
+
+// keepListenerTimes applies keepTimes to the conditions of every listener
+// in out that prev has a listener of the same name for. A Gateway and a
+// ListenerSet list their listeners' status in different types; fields
+// gives a listener's name and conditions. out is updated in place, prev is
+// only read.
+func keepListenerTimes[L any](prev, out []L, fields func(*L) (gwv1.SectionName, *[]metav1.Condition)) {
+	for i := range out {
+		name, conds := fields(&out[i])
+		for j := range prev {
+			if prevName, prevConds := fields(&prev[j]); prevName == name {
+				*conds = keepTimes(*prevConds, *conds)
 				break
 			}
 		}
 	}
-	return out
 }
 
 // keepParentTimes matches route parent statuses by parentRef (defaults
@@ -70,13 +82,8 @@ func keepParentTimes(routeNS string, prev []gwv1.RouteParentStatus, next gwv1.Ro
 func keepListenerSetTimes(prev, next gwv1.ListenerSetStatus) gwv1.ListenerSetStatus {
 	out := *next.DeepCopy()
 	out.Conditions = keepTimes(prev.Conditions, next.Conditions)
-	for i := range out.Listeners {
-		for _, p := range prev.Listeners {
-			if p.Name == out.Listeners[i].Name {
-				out.Listeners[i].Conditions = keepTimes(p.Conditions, next.Listeners[i].Conditions)
-				break
-			}
-		}
-	}
+	keepListenerTimes(prev.Listeners, out.Listeners, func(l *gwv1.ListenerEntryStatus) (gwv1.SectionName, *[]metav1.Condition) {
+		return l.Name, &l.Conditions
+	})
 	return out
 }

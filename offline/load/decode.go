@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gwsim/gwsim/offline/scheme"
+	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -37,6 +38,8 @@ type decoded struct {
 	findings []diag.Finding
 	errors   []diag.Finding
 	ignored  []schema.GroupKind
+	// others are the identities of the ignored objects (see otherObjects).
+	others []translate.OtherObject
 }
 
 // loaded is a decoded object, converted to v1, with its reference (after
@@ -135,8 +138,12 @@ func (d *decoder) list(gvk schema.GroupVersionKind, items [][]byte, src diag.Sou
 // v1 and defaults its namespace.
 func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref diag.ObjectRef, src diag.Source, out *decoded) {
 	obj := d.newObject(gvk)
+	if obj == nil && ownKind(gvk) {
+		return
+	}
 	if obj == nil {
 		out.ignored = append(out.ignored, gvk.GroupKind())
+		out.others = append(out.others, otherObjects(gvk.GroupKind(), h, ref)...)
 		return
 	}
 	if h.Name == "" && !h.badMetadata {
@@ -168,6 +175,25 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 	}
 	obj.SetNamespace(ref.Namespace)
 	out.objects = append(out.objects, loaded{obj: obj, ref: ref, src: src})
+}
+
+// otherObjects records an object of a kind gwsim does not decode, so that
+// a parametersRef to it resolves (translate.Input.OtherObjects). The
+// loader cannot tell whether such a kind is namespaced, so an object
+// written without a namespace is recorded both ways: cluster-scoped, and
+// in the default namespace, as ref has it. An object without a name
+// cannot be referenced and is not recorded.
+func otherObjects(gk schema.GroupKind, h header, ref diag.ObjectRef) []translate.OtherObject {
+	if h.Name == "" {
+		return nil
+	}
+	o := translate.OtherObject{Group: gk.Group, Kind: gk.Kind, Namespace: ref.Namespace, Name: h.Name}
+	if h.Namespace != "" {
+		return []translate.OtherObject{o}
+	}
+	clusterScoped := o
+	clusterScoped.Namespace = ""
+	return []translate.OtherObject{clusterScoped, o}
 }
 
 // newObject returns an empty object of gvk, or nil when gwsim does not load

@@ -31,6 +31,13 @@ func loadedKind(s *runtime.Scheme, gvk schema.GroupVersionKind) bool {
 	return false
 }
 
+// ownKind reports whether gvk is one of gwsim's own files: a route table
+// test file (gwsim test --cases) may sit among the manifests it tests, so
+// it is skipped without being counted among the ignored kinds.
+func ownKind(gvk schema.GroupVersionKind) bool {
+	return gvk.Group == "gwsim.dev" && gvk.Kind == "RouteTests"
+}
+
 // clusterScoped reports whether objects of gk have no namespace. The table
 // follows the kubebuilder scope markers of gateway-api v1.6.3 and core/v1;
 // every other kind gwsim loads is namespaced.

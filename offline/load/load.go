@@ -13,13 +13,15 @@
 //     field types and missing apiVersion, kind or metadata.name are errors.
 //   - `kind: List` (and typed lists such as HTTPRouteList) are unpacked;
 //     each item's source is the List's line.
-//   - Kinds gwsim does not read are skipped and summed up in one finding.
+//   - Kinds gwsim does not read are skipped and summed up in one finding;
+//     only the identity of each such object is kept (Result.Others).
 //   - Older Gateway API versions are converted to v1, namespaced objects
 //     without a namespace get Options.Namespace, and duplicates are reduced
 //     to one, chosen from content alone.
 package load
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -28,6 +30,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -53,6 +56,12 @@ type Result struct {
 	Objects []client.Object
 	// Sources says where each object's document starts.
 	Sources diag.Sources
+	// Others names the objects of kinds gwsim does not decode (those the
+	// ignored-kinds finding counts), sorted and without repeats, for
+	// translate.Input.OtherObjects: a parametersRef may name one. An object
+	// written without a namespace is listed twice, cluster-scoped and in
+	// the default namespace, since the loader cannot know its kind's scope.
+	Others []translate.OtherObject
 	// Findings are warnings, infos and errors that do not stop the load
 	// (unknown fields, ignored kinds, duplicates).
 	Findings []diag.Finding
@@ -70,11 +79,13 @@ func Load(opts Options) Result {
 	errs = append(errs, readErrs...)
 	var all []loaded
 	var findings []diag.Finding
+	var others []translate.OtherObject
 	ignored := map[schema.GroupKind]int{}
 	for _, d := range docs {
 		all = append(all, d.objects...)
 		findings = append(findings, d.findings...)
 		errs = append(errs, d.errors...)
+		others = append(others, d.others...)
 		for _, gk := range d.ignored {
 			ignored[gk]++
 		}
@@ -84,7 +95,7 @@ func Load(opts Options) Result {
 	if f, ok := ignoredSummary(ignored); ok {
 		findings = append(findings, f)
 	}
-	res := Result{Sources: diag.Sources{}, Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
+	res := Result{Sources: diag.Sources{}, Others: sortOthers(others), Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
 	for _, l := range kept {
 		res.Objects = append(res.Objects, l.obj)
 		res.Sources[l.ref] = l.src
@@ -113,4 +124,13 @@ func ignoredSummary(counts map[schema.GroupKind]int) (diag.Finding, bool) {
 		Severity: diag.Info, Reason: diag.ReasonIgnoredKinds,
 		Message: fmt.Sprintf("ignored %d %s of kinds gwsim does not use: %s", total, noun, strings.Join(parts, ", ")),
 	}, true
+}
+
+// sortOthers sorts ignored objects by group, kind, namespace and name and
+// drops repeats (the same object given twice).
+func sortOthers(others []translate.OtherObject) []translate.OtherObject {
+	slices.SortFunc(others, func(a, b translate.OtherObject) int {
+		return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	return slices.Compact(others)
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate"
 )
 
 // Manifests shared by the tests.
@@ -332,5 +334,24 @@ func TestLoadTypes(t *testing.T) {
 		default:
 			t.Errorf("unexpected type %T", o)
 		}
+	}
+}
+
+// TestLoadOthers: the objects of ignored kinds are named in Result.Others,
+// sorted, once each; one written without a namespace is named both
+// cluster-scoped and in the default namespace (Options.Namespace), as the
+// loader cannot know its kind's scope.
+func TestLoadOthers(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.yaml": deploymentYAML + "---\n" + deploymentYAML +
+		"---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: EnvoyProxy\nmetadata: {name: p, namespace: infra}\n---\n" +
+		"apiVersion: v1\nkind: ServiceAccount\nmetadata: {namespace: infra}\n---\n" + routeYAML})
+	got := Load(Options{Paths: []string{dir}, Namespace: "apps"}).Others
+	want := []translate.OtherObject{
+		{Group: "apps", Kind: "Deployment", Name: "d"},
+		{Group: "apps", Kind: "Deployment", Namespace: "apps", Name: "d"},
+		{Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy", Namespace: "infra", Name: "p"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Others (-want +got):\n%s", diff)
 	}
 }

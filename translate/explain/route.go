@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
@@ -61,7 +62,7 @@ func httpRoute(r *gwv1.HTTPRoute) *route {
 	}
 	for _, rule := range r.Spec.Rules {
 		out.ruleNames = append(out.ruleNames, sectionName(rule.Name))
-		out.matches = append(out.matches, specMatches(rule.Matches))
+		out.matches = append(out.matches, translate.HTTPMatches(rule.Matches))
 		var bs []backendRef
 		for _, b := range rule.BackendRefs {
 			bs = append(bs, newBackendRef(r.Namespace, b.BackendRef))
@@ -99,46 +100,6 @@ func grpcRoute(r *gwv1.GRPCRoute) *route {
 		out.backends = append(out.backends, bs)
 	}
 	return out
-}
-
-// specMatches applies the spec's defaults to a rule's matches: no matches
-// is one match of every request, a match without a path is PathPrefix "/",
-// and match types default to Exact (PathPrefix for paths).
-func specMatches(ms []gwv1.HTTPRouteMatch) []ir.Match {
-	if len(ms) == 0 {
-		return []ir.Match{{PathType: string(gwv1.PathMatchPathPrefix), Path: "/"}}
-	}
-	out := make([]ir.Match, 0, len(ms))
-	for _, m := range ms {
-		im := ir.Match{PathType: string(gwv1.PathMatchPathPrefix), Path: "/"}
-		if m.Path != nil {
-			if m.Path.Type != nil {
-				im.PathType = string(*m.Path.Type)
-			}
-			if m.Path.Value != nil {
-				im.Path = *m.Path.Value
-			}
-		}
-		if m.Method != nil {
-			im.Method = string(*m.Method)
-		}
-		for _, h := range m.Headers {
-			im.Headers = append(im.Headers, valueMatch(string(h.Name), h.Type, h.Value))
-		}
-		for _, q := range m.QueryParams {
-			im.QueryParams = append(im.QueryParams, valueMatch(string(q.Name), q.Type, q.Value))
-		}
-		out = append(out, im)
-	}
-	return out
-}
-
-func valueMatch[T ~string](name string, typ *T, value string) ir.ValueMatch {
-	t := string(gwv1.HeaderMatchExact)
-	if typ != nil {
-		t = string(*typ)
-	}
-	return ir.ValueMatch{Name: name, Type: t, Value: value}
 }
 
 // ruleName returns the name of rule i, empty when it has none.

@@ -1,0 +1,124 @@
+package cmd
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/gwsim/gwsim/bench/synth"
+)
+
+// Benchmarks of the renderers and of the whole CLI run (issue 7), at the
+// sizes synth.Sizes returns; the other stages are benchmarked in package
+// bench. Both report ns per route next to ns/op, so that sizes compare.
+
+// forEachSize runs bench once per size on the standard generated set.
+func forEachSize(b *testing.B, bench func(b *testing.B, dir string)) {
+	sizes, err := synth.Sizes()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range sizes {
+		b.Run(synth.SizeName(n), func(b *testing.B) {
+			dir := b.TempDir()
+			if err := synth.Generate(synth.Standard(n)).WriteDir(dir); err != nil {
+				b.Fatal(err)
+			}
+			bench(b, dir)
+		})
+	}
+}
+
+func reportPerRoute(b *testing.B, dir string) {
+	n := 0
+	for _, s := range strings.Split(b.Name(), "/") {
+		if v, ok := strings.CutPrefix(s, "routes="); ok {
+			n = parseSize(v)
+		}
+	}
+	if n > 0 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/route")
+	}
+}
+
+// parseSize reads back a synth.SizeName value ("10k" or "1500").
+func parseSize(v string) int {
+	mult := 1
+	if s, ok := strings.CutSuffix(v, "k"); ok {
+		v, mult = s, 1000
+	}
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = 10*n + int(c-'0')
+	}
+	return n * mult
+}
+
+// BenchmarkRender renders the outcome of one pipeline run with each
+// command's renderer, in its default format and in json.
+func BenchmarkRender(b *testing.B) {
+	commands := []struct {
+		name string
+		cmd  pipelineCommand
+	}{
+		{"translate", translateCommand()},
+		{"routes", routesCommand()},
+		{"ir", irCommand()},
+		{"status", statusCommand()},
+		{"check", checkCommand()},
+	}
+	forEachSize(b, func(b *testing.B, dir string) {
+		flags := &pipelineFlags{Files: []string{dir}, ControllerName: defaultControllerName}
+		out, err := runPipeline(context.Background(), flags, Streams{Err: io.Discard}, Env{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range commands {
+			for _, f := range []format{c.cmd.formats[0], formatJSON} {
+				if f == formatJSON && c.cmd.formats[0] == formatJSON {
+					continue
+				}
+				b.Run(c.name+"-"+string(f), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						if err := c.cmd.render(io.Discard, f, out); err != nil {
+							b.Fatal(err)
+						}
+					}
+					reportPerRoute(b, dir)
+				})
+			}
+		}
+	})
+}
+
+// BenchmarkExecute is the whole CLI run through ExecuteWith, output
+// discarded: `gwsim -f DIR` (load, reconcile to fixpoint, translate, render
+// routes, IR and status) and `gwsim check -f DIR`.
+func BenchmarkExecute(b *testing.B) {
+	forEachSize(b, func(b *testing.B, dir string) {
+		for _, c := range []struct {
+			name string
+			args []string
+		}{
+			{"translate", []string{"-f", dir}},
+			{"check", []string{"check", "-f", dir}},
+		} {
+			b.Run(c.name, func(b *testing.B) {
+				b.ReportAllocs()
+				var stderr strings.Builder
+				for b.Loop() {
+					stderr.Reset()
+					if code := ExecuteWith(c.args, Streams{Out: io.Discard, Err: &stderr}, Env{}); code != exitOK {
+						b.Fatalf("exit %d: %s", code, stderr.String())
+					}
+				}
+				reportPerRoute(b, dir)
+			})
+		}
+	})
+}
