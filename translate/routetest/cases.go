@@ -22,9 +22,7 @@ type Case struct {
 	Name string
 	// Source is where the test starts in the cases file.
 	Source diag.Source
-	// Written is the request as the file writes it; Request is that
-	// request built, ready to trace.
-	Written Request
+	// Request is the test's request, built and ready to trace.
 	Request explain.Request
 	Expect  Expect
 }

@@ -15,7 +15,7 @@ import (
 func routed() explain.Trace {
 	return explain.Trace{
 		Outcome: evaluate.Routed, Status: 200,
-		Route: &explain.RouteStep{Object: explain.Ref{Kind: "HTTPRoute", Namespace: "shop", Name: "storefront"}, Rule: 2, RuleName: "cart"},
+		Route:     &explain.RouteStep{Object: explain.Ref{Kind: "HTTPRoute", Namespace: "shop", Name: "storefront"}, Rule: 2, RuleName: "cart"},
 		Forwarded: &explain.Forwarded{Host: "shop.example.com", Path: "/cart?id=1", Headers: http.Header{"X-Gateway": {"web"}}},
 		Backends: []explain.BackendStep{
 			{Weight: 90, BackendRef: &explain.Ref{Kind: "Service", Namespace: "shop", Name: "cart-v1"}, Port: 8080},

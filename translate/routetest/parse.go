@@ -129,14 +129,14 @@ func (p *parser) suite(doc fileDoc) Suite {
 			p.add(append(at, "name"), "another test has the name %q", d.Name)
 		}
 		seen[d.Name] = true
-		c.Written, c.Request = p.request(append(at, "request"), d.Request)
+		c.Request = p.request(append(at, "request"), d.Request)
 		c.Expect = p.expect(append(at, "expect"), d.Expect)
 		s.Tests = append(s.Tests, c)
 	}
 	return s
 }
 
-func (p *parser) request(at []any, d requestDoc) (Request, explain.Request) {
+func (p *parser) request(at []any, d requestDoc) explain.Request {
 	r := Request{URL: d.URL, Method: d.Method, SNI: d.SNI, Gateway: d.Gateway, Port: d.Port, Address: d.Address}
 	names := make([]string, 0, len(d.Headers))
 	for name := range d.Headers {
@@ -148,13 +148,13 @@ func (p *parser) request(at []any, d requestDoc) (Request, explain.Request) {
 	}
 	if d.URL == "" {
 		p.add(append(at, "url"), "a request needs a url")
-		return r, explain.Request{}
+		return explain.Request{}
 	}
 	built, err := r.Build(p.namespace)
 	if err != nil {
 		p.add(append(at, "url"), "%v", err)
 	}
-	return r, built
+	return built
 }
 
 func (p *parser) expect(at []any, d expectDoc) Expect {

@@ -20,24 +20,24 @@ import (
 type Request struct {
 	// URL is http:// or https://, a host, an optional port, a path and a
 	// query; without a scheme it is http.
-	URL    string `json:"url"`
-	Method string `json:"method,omitempty"`
+	URL    string
+	Method string
 	// Headers are sent in order; a Host header replaces the URL's host (the
 	// SNI stays the URL's, as with curl).
-	Headers []Header `json:"headers,omitempty"`
+	Headers []Header
 	// SNI defaults to the URL's host for https.
-	SNI string `json:"sni,omitempty"`
+	SNI string
 	// Gateway is "namespace/name", or a name in the default namespace.
-	Gateway string `json:"gateway,omitempty"`
+	Gateway string
 	// Port overrides the URL's port; 0 keeps it (or the scheme's default).
-	Port    int    `json:"port,omitempty"`
-	Address string `json:"address,omitempty"`
+	Port    int
+	Address string
 }
 
 // Header is one request header.
 type Header struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
+	Name  string
+	Value string
 }
 
 // Build checks r and returns the request explain traces. namespace is the
