@@ -23,8 +23,10 @@ type backendResult struct {
 
 // resolveBackend applies the spec's backendRef rules: only core Services
 // are supported (InvalidKind otherwise), a reference into another
-// namespace needs a ReferenceGrant there (RefNotPermitted), and the Service
-// and its port must exist (BackendNotFound).
+// namespace needs a ReferenceGrant there (RefNotPermitted), the Service
+// and its port must exist (BackendNotFound), and the port's appProtocol
+// must be one the route can use (UnsupportedProtocol, see
+// unsupportedAppProtocol).
 func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) backendResult {
 	weight := int32(1)
 	if ref.Weight != nil {
@@ -69,6 +71,9 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no %s %d", name, portNoun(r.kind), *ref.Port))
 	}
 	c := w.cluster(svc, svc.Spec.Ports[i])
+	if msg := unsupportedAppProtocol(c.Protocol, r.kind, c.TLS != nil); msg != "" {
+		return invalid(string(gwv1.RouteReasonUnsupportedProtocol), fmt.Sprintf("Service %s %s %d: %s", name, portNoun(r.kind), *ref.Port, msg))
+	}
 	return backendResult{backend: ir.WeightedBackend{Cluster: c.Name, Weight: weight}, cluster: &c}
 }
 

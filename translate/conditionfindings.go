@@ -14,7 +14,8 @@ import (
 // ConditionFindings turns every unhealthy condition in the objects' status
 // into an Error finding: Accepted, ResolvedRefs or Programmed False, or
 // Conflicted or PartiallyInvalid True, on GatewayClasses, Gateways, routes
-// (per parent) and BackendTLSPolicies (per ancestor). It reads status as a cluster would
+// (per parent) and BackendTLSPolicies (per ancestor). A listener's
+// OverlappingTLSConfig True, which leaves it serving, is a Warning. It reads status as a cluster would
 // show it after the controller settled, so `check` fails exactly when
 // `kubectl get` would show a problem. A listener or route parent reports its
 // most telling condition once, not every condition that follows from it.
@@ -22,12 +23,14 @@ func ConditionFindings(objs []client.Object, sources diag.Sources) []diag.Findin
 	var out []diag.Finding
 	for _, o := range objs {
 		ref := diag.ObjectRef{Kind: o.GetObjectKind().GroupVersionKind().Kind, Namespace: o.GetNamespace(), Name: o.GetName()}
-		emit := func(field string, c *metav1.Condition) {
+		finding := func(sev diag.Severity, field string, c *metav1.Condition) {
 			out = append(out, diag.Finding{
-				Severity: diag.Error, Object: ref, Source: sources.Of(ref), Field: field, Reason: c.Reason,
+				Severity: sev, Object: ref, Source: sources.Of(ref), Field: field, Reason: c.Reason,
 				Message: fmt.Sprintf("%s=%s (%s): %s", c.Type, c.Status, c.Reason, c.Message),
 			})
 		}
+		emit := func(field string, c *metav1.Condition) { finding(diag.Error, field, c) }
+		warn := func(field string, c *metav1.Condition) { finding(diag.Warning, field, c) }
 		switch t := o.(type) {
 		case *gwv1.GatewayClass:
 			ref.Kind = "GatewayClass"
@@ -37,6 +40,9 @@ func ConditionFindings(objs []client.Object, sources diag.Sources) []diag.Findin
 		case *gwv1.Gateway:
 			ref.Kind = "Gateway"
 			gatewayFindings(t, emit)
+			for _, l := range t.Status.Listeners {
+				overlapFinding(string(l.Name), l.Conditions, warn)
+			}
 		case *gwv1.BackendTLSPolicy:
 			ref.Kind = "BackendTLSPolicy"
 			seen := map[string]bool{}
@@ -51,6 +57,9 @@ func ConditionFindings(objs []client.Object, sources diag.Sources) []diag.Findin
 		case *gwv1.ListenerSet:
 			ref.Kind = "ListenerSet"
 			listenerSetFindings(t, emit)
+			for _, l := range t.Status.Listeners {
+				overlapFinding(string(l.Name), l.Conditions, warn)
+			}
 		default:
 			kind, parents := routeParents(o)
 			if kind == "" {
@@ -105,6 +114,16 @@ func listenerSetFindings(ls *gwv1.ListenerSet, emit func(string, *metav1.Conditi
 	}
 	if c := firstUnhealthy(ls.Status.Conditions); c != nil && !reported {
 		emit("status", c)
+	}
+}
+
+// overlapFinding reports a listener with OverlappingTLSConfig True as a
+// warning: the condition is informational (the listener still serves),
+// but clients that coalesce connections may reach the wrong listener.
+func overlapFinding(listener string, conds []metav1.Condition, warn func(string, *metav1.Condition)) {
+	c := meta.FindStatusCondition(conds, string(gwv1.ListenerConditionOverlappingTLSConfig))
+	if c != nil && c.Status == metav1.ConditionTrue {
+		warn(fmt.Sprintf("status.listeners[%s]", listener), c)
 	}
 }
 

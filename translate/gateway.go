@@ -67,6 +67,7 @@ func (w *world) evaluateGateway(g *gwv1.Gateway) (*gatewayResult, []diag.Finding
 	}
 	accepted, _ := gr.conditions()
 	gr.sets = w.evaluateListenerSets(gr, accepted.Status)
+	markOverlappingTLS(gr.allListeners(), gr.name())
 	return gr, findings
 }
 

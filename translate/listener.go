@@ -29,6 +29,9 @@ type listenerResult struct {
 	frontend *ir.FrontendValidation
 	// attachedRoutes counts the routes attached to the listener.
 	attachedRoutes int32
+	// overlap explains the listener's OverlappingTLSConfig condition; ""
+	// when its TLS configuration overlaps no other listener's.
+	overlap string
 }
 
 // listenerOwner is the object that declares a listener: the Gateway, or a
@@ -263,7 +266,7 @@ func (r *listenerResult) conditions() []condition {
 	if p.conflictReason != "" {
 		conflicted = trueCond(string(gwv1.ListenerConditionConflicted), p.conflictReason, p.conflictMsg)
 	}
-	return []condition{accepted, programmed, refs, conflicted}
+	return append([]condition{accepted, programmed, refs, conflicted}, r.overlapCondition()...)
 }
 
 // notAccepted says why the listener is not accepted and where its status

@@ -1,0 +1,67 @@
+package translate
+
+import (
+	"testing"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+func TestHostnamesOverlap(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"*.example.com", "foo.example.com", true},
+		{"*.example.com", "a.b.example.com", true},
+		{"*.example.com", "*.foo.example.com", true},
+		{"", "foo.example.com", true},
+		{"", "", true},
+		{"foo.example.com", "foo.example.org", false},
+		{"*.example.com", "example.com", false},
+		{"*.example.com", "*.example.org", false},
+		{"foo.example.com", "bar.example.com", false},
+	}
+	for _, tt := range tests {
+		if got := hostnamesOverlap(tt.a, tt.b); got != tt.want {
+			t.Errorf("hostnamesOverlap(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+		if got := hostnamesOverlap(tt.b, tt.a); got != tt.want {
+			t.Errorf("hostnamesOverlap(%q, %q) = %v, want %v (symmetry)", tt.b, tt.a, got, tt.want)
+		}
+	}
+}
+
+// TestMarkOverlappingTLS follows the godoc's example (A and C overlap, B
+// does not) and checks that only accepted listeners terminating TLS on the
+// same port count.
+func TestMarkOverlappingTLS(t *testing.T) {
+	passthrough := gwv1.TLSModePassthrough
+	gw := listenerOwner{kind: "Gateway", namespace: "ns", name: "gw"}
+	l := func(name, host string, port int32, proto gwv1.ProtocolType, accepted bool) *listenerResult {
+		spec := gwv1.Listener{Name: gwv1.SectionName(name), Port: gwv1.PortNumber(port), Protocol: proto}
+		if host != "" {
+			h := gwv1.Hostname(host)
+			spec.Hostname = &h
+		}
+		return &listenerResult{spec: spec, owner: gw, accepted: accepted}
+	}
+	pt := l("pt", "*.example.com", 443, gwv1.TLSProtocolType, true)
+	pt.spec.TLS = &gwv1.ListenerTLSConfig{Mode: &passthrough}
+	listeners := []*listenerResult{
+		l("a", "foo.example.com", 443, gwv1.HTTPSProtocolType, true),
+		l("b", "foo.example.org", 443, gwv1.HTTPSProtocolType, true),
+		l("c", "*.example.com", 443, gwv1.HTTPSProtocolType, true),
+		l("other-port", "bar.example.com", 8443, gwv1.HTTPSProtocolType, true),
+		l("http", "bar.example.com", 80, gwv1.HTTPProtocolType, true),
+		l("rejected", "bar.example.com", 443, gwv1.HTTPSProtocolType, false),
+		pt,
+		l("tls", "x.example.com", 443, gwv1.TLSProtocolType, true),
+	}
+	markOverlappingTLS(listeners, "ns/gw")
+	want := map[string]bool{"a": true, "c": true, "tls": true}
+	for _, r := range listeners {
+		if got := r.overlap != ""; got != want[string(r.spec.Name)] {
+			t.Errorf("listener %s: overlap = %q, want overlap %v", r.spec.Name, r.overlap, want[string(r.spec.Name)])
+		}
+	}
+}
