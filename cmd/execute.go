@@ -39,12 +39,16 @@ func ExecuteWith(args []string, streams Streams, env Env) (code int) {
 			code = exitUsage
 		}
 	}()
-	root := newRootCmd(streams, env)
+	prof := &profiler{}
+	root := newRootCmd(streams, env, prof)
 	root.SetArgs(args)
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)
 	c, err := root.ExecuteContextC(context.Background())
+	if perr := prof.stop(); perr != nil && err == nil {
+		err = perr
+	}
 	return exitCode(streams.Err, c.CommandPath(), err)
 }
 

@@ -27,7 +27,7 @@ const rootExample = `  gwsim -f manifests/
 
 // newRootCmd builds the command tree. Nothing here is shared between calls,
 // so tests can run the CLI in parallel.
-func newRootCmd(streams Streams, env Env) *cobra.Command {
+func newRootCmd(streams Streams, env Env, prof *profiler) *cobra.Command {
 	root := &cobra.Command{
 		Use:                        "gwsim",
 		Short:                      "Simulate a Gateway API controller offline",
@@ -40,6 +40,8 @@ func newRootCmd(streams Streams, env Env) *cobra.Command {
 		Args:                       rootArgs,
 	}
 	translateCommand().command(streams, env, root)
+	prof.register(root)
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(

@@ -105,7 +105,10 @@ func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses int) 
 		if err != nil {
 			return pass, err
 		}
-		changed := before.diff(after)
+		changed, err := before.diff(after)
+		if err != nil {
+			return pass, err
+		}
 		if len(changed) == 0 {
 			return pass, nil
 		}

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,33 +15,53 @@ import (
 )
 
 // snapshot records, per reconciled object, the content a pass may change:
-// metadata.generation and the status, as JSON. resourceVersion is left out
-// on purpose: stores bump it on every write, even one that changes nothing.
+// metadata.generation and the status. Stores bump resourceVersion on every
+// write, even one that changes nothing, so it cannot decide a change; but
+// an unchanged resourceVersion means an unchanged object, which spares
+// comparing the content of the many objects a pass did not write.
 type snapshot struct {
-	state  map[diag.ObjectRef]string
+	state  map[diag.ObjectRef]client.Object
 	byKind map[string][]diag.ObjectRef
 }
 
-// takeSnapshot lists each target kind once.
+// takeSnapshot lists each target kind once. The objects are cached reads:
+// a store never changes a stored object in place, so they keep describing
+// the moment of the snapshot.
 func takeSnapshot(ctx context.Context, c client.Reader, ts []target) (snapshot, error) {
-	s := snapshot{state: map[diag.ObjectRef]string{}, byKind: map[string][]diag.ObjectRef{}}
+	s := snapshot{state: map[diag.ObjectRef]client.Object{}, byKind: map[string][]diag.ObjectRef{}}
 	for _, t := range ts {
-		objs, err := controller.ListObjects(ctx, c, t.newList())
+		objs, err := controller.ListObjects(ctx, c, t.newList(), controller.CachedRead)
 		if err != nil {
 			return snapshot{}, fmt.Errorf("listing %ss: %w", t.kind, err)
 		}
 		for _, o := range objs {
 			ref := diag.ObjectRef{Kind: t.kind, Namespace: o.GetNamespace(), Name: o.GetName()}
-			st, err := statusJSON(o)
-			if err != nil {
-				return snapshot{}, fmt.Errorf("%s: %w", ref, err)
-			}
-			s.state[ref] = fmt.Sprintf("generation=%d status=%s", o.GetGeneration(), st)
+			s.state[ref] = o
 			s.byKind[t.kind] = append(s.byKind[t.kind], ref)
 		}
 		slices.SortFunc(s.byKind[t.kind], diag.ObjectRef.Compare)
 	}
 	return s, nil
+}
+
+// sameState reports whether two reads of one object agree on generation
+// and status.
+func sameState(a, b client.Object) (bool, error) {
+	if a.GetResourceVersion() == b.GetResourceVersion() {
+		return true, nil
+	}
+	if a.GetGeneration() != b.GetGeneration() {
+		return false, nil
+	}
+	sa, err := statusJSON(a)
+	if err != nil {
+		return false, err
+	}
+	sb, err := statusJSON(b)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(sa, sb), nil
 }
 
 // statusJSON renders the object's Status field, or the whole object for
@@ -60,10 +81,19 @@ func (s snapshot) refs(kind string) []diag.ObjectRef { return s.byKind[kind] }
 
 // diff returns the objects whose recorded content differs, or that exist in
 // only one of the snapshots, sorted.
-func (s snapshot) diff(o snapshot) []diag.ObjectRef {
+func (s snapshot) diff(o snapshot) ([]diag.ObjectRef, error) {
 	var out []diag.ObjectRef
 	for ref, st := range s.state {
-		if other, ok := o.state[ref]; !ok || other != st {
+		other, ok := o.state[ref]
+		if !ok {
+			out = append(out, ref)
+			continue
+		}
+		same, err := sameState(st, other)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ref, err)
+		}
+		if !same {
 			out = append(out, ref)
 		}
 	}
@@ -73,5 +103,5 @@ func (s snapshot) diff(o snapshot) []diag.ObjectRef {
 		}
 	}
 	slices.SortFunc(out, diag.ObjectRef.Compare)
-	return out
+	return out, nil
 }

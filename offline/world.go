@@ -79,7 +79,7 @@ func readBack(ctx context.Context, c client.Client, objs []client.Object) ([]cli
 			return nil, in, err
 		}
 		listed[gvk] = true
-		items, err := controller.ListObjects(ctx, c, list)
+		items, err := controller.ListObjects(ctx, c, list, controller.CachedRead)
 		if err != nil {
 			return nil, in, fmt.Errorf("listing %s: %w", gvk.Kind, err)
 		}
@@ -117,7 +117,7 @@ func listKind(ctx context.Context, c client.Client, s *runtime.Scheme, gvk schem
 	if !ok {
 		return nil, fmt.Errorf("listing %s: %T is not a list", gvk.Kind, obj)
 	}
-	items, err := controller.ListObjects(ctx, c, list)
+	items, err := controller.ListObjects(ctx, c, list, controller.CachedRead)
 	if err != nil {
 		return nil, fmt.Errorf("listing %s: %w", gvk.Kind, err)
 	}

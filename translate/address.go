@@ -14,7 +14,7 @@ import (
 
 // addressHostname is the pattern the Gateway API CRDs check Hostname
 // address values against (GatewaySpecAddress, GatewayStatusAddress).
-const addressHostname = `^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+var addressHostnameRE = regexp.MustCompile(`^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 
 // addressDecision is what gwsim decided about a Gateway's addresses.
 //
@@ -159,7 +159,7 @@ func wellFormedAddress(typ gwv1.AddressType, value string) bool {
 		ip, err := netip.ParseAddr(value)
 		return err == nil && ip.Zone() == ""
 	}
-	ok, _ := regexp.MatchString(addressHostname, value)
+	ok := addressHostnameRE.MatchString(value)
 	return ok && len(value) <= 253
 }
 

@@ -10,9 +10,9 @@ import (
 )
 
 // The CRD's CEL patterns for Exact service and method names.
-const (
-	grpcServiceName = `^(?i)\.?[a-z_][a-z_0-9]*(\.[a-z_][a-z_0-9]*)*$`
-	grpcMethodName  = `^[A-Za-z_][A-Za-z_0-9]*$`
+var (
+	grpcServiceNameRE = regexp.MustCompile(`^(?i)\.?[a-z_][a-z_0-9]*(\.[a-z_][a-z_0-9]*)*$`)
+	grpcMethodNameRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z_0-9]*$`)
 )
 
 // anySegment matches one path segment: any service, or any method.
@@ -90,11 +90,11 @@ func grpcMethodPath(typ gwv1.GRPCMethodMatchType, service, method string) (pathT
 	}
 	switch typ {
 	case gwv1.GRPCMethodMatchExact:
-		if ok, _ := regexp.MatchString(grpcServiceName, service); service != "" && !ok {
-			return "", "", fmt.Sprintf("service %q is not a valid gRPC service name (the CRD requires %s)", service, grpcServiceName)
+		if service != "" && !grpcServiceNameRE.MatchString(service) {
+			return "", "", fmt.Sprintf("service %q is not a valid gRPC service name (the CRD requires %s)", service, grpcServiceNameRE)
 		}
-		if ok, _ := regexp.MatchString(grpcMethodName, method); method != "" && !ok {
-			return "", "", fmt.Sprintf("method %q is not a valid gRPC method name (the CRD requires %s)", method, grpcMethodName)
+		if method != "" && !grpcMethodNameRE.MatchString(method) {
+			return "", "", fmt.Sprintf("method %q is not a valid gRPC method name (the CRD requires %s)", method, grpcMethodNameRE)
 		}
 		switch {
 		case method == "":

@@ -111,6 +111,9 @@ func sessionPersistence(sp *gwv1.SessionPersistence) (*ir.SessionPersistence, st
 	return out, ""
 }
 
+// durationRE is the CRD's pattern for a Duration.
+var durationRE = regexp.MustCompile(`^([0-9]{1,5}(h|m|s|ms)){1,4}$`)
+
 // duration parses a Gateway API duration (GEP-2257: one to four
 // <number><unit> parts, units h, m, s and ms, at most five digits each).
 // A nil duration is valid and zero.
@@ -118,7 +121,7 @@ func duration(d *gwv1.Duration) (time.Duration, bool) {
 	if d == nil {
 		return 0, true
 	}
-	if !regexp.MustCompile(`^([0-9]{1,5}(h|m|s|ms)){1,4}$`).MatchString(string(*d)) {
+	if !durationRE.MatchString(string(*d)) {
 		return 0, false
 	}
 	v, err := time.ParseDuration(string(*d))

@@ -40,7 +40,7 @@ func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentR
 			cmp.Compare(a.meta.Namespace, b.meta.Namespace), cmp.Compare(a.meta.Name, b.meta.Name),
 			cmp.Compare(a.kind, b.kind))
 	})
-	claims := map[*listenerResult][]hostClaim{}
+	claims := map[*listenerResult]*listenerClaims{}
 	var findings []diag.Finding
 	for _, i := range order {
 		r := routes[i].info
@@ -48,11 +48,16 @@ func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentR
 			var kept []attachment
 			var refused []string
 			for _, a := range p.attached {
-				if why, ok := conflictWith(claims[a.listener], r.kind, a); ok {
+				lc := claims[a.listener]
+				if lc == nil {
+					lc = &listenerClaims{}
+					claims[a.listener] = lc
+				}
+				if why, ok := lc.conflictWith(r.kind, a); ok {
 					refused = append(refused, why)
 					continue
 				}
-				claims[a.listener] = append(claims[a.listener], hostClaim{route: r, hostnames: a.hostnames})
+				lc.add(hostClaim{route: r, hostnames: a.hostnames})
 				kept = append(kept, a)
 			}
 			if len(refused) == 0 {
@@ -81,20 +86,21 @@ type hostClaim struct {
 	hostnames []string
 }
 
-// conflictWith explains why attachment a of a route of kind cannot join a
-// listener that claims already hold: a route of the other HTTP kind serves
-// an intersecting hostname there.
-func conflictWith(claims []hostClaim, kind gwv1.Kind, a attachment) (string, bool) {
-	for _, c := range claims {
-		if c.route.kind == kind {
-			continue
-		}
-		if host, ok := hostnamesIntersect(c.hostnames, a.hostnames); ok {
-			return fmt.Sprintf("listener %s refuses this %s: %s %s/%s, which takes precedence (older, or first by namespace/name), already serves %s there, and HTTPRoutes and GRPCRoutes may not share a hostname on a listener",
-				a.listener.spec.Name, kind, c.route.kind, c.route.meta.Namespace, c.route.meta.Name, host), true
-		}
+// conflictWith explains why attachment a of a route of kind cannot join
+// the listener: a route of the other HTTP kind, claimed earlier, serves an
+// intersecting hostname there. The earliest such claim is the one named.
+func (lc *listenerClaims) conflictWith(kind gwv1.Kind, a attachment) (string, bool) {
+	other := &lc.http
+	if kind == "HTTPRoute" {
+		other = &lc.grpc
 	}
-	return "", false
+	c, ok := other.firstIntersecting(a.hostnames)
+	if !ok {
+		return "", false
+	}
+	host, _ := hostnamesIntersect(c.hostnames, a.hostnames)
+	return fmt.Sprintf("listener %s refuses this %s: %s %s/%s, which takes precedence (older, or first by namespace/name), already serves %s there, and HTTPRoutes and GRPCRoutes may not share a hostname on a listener",
+		a.listener.spec.Name, kind, c.route.kind, c.route.meta.Namespace, c.route.meta.Name, host), true
 }
 
 // hostnamesIntersect reports whether two sets of served hostnames (as

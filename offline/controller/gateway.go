@@ -19,7 +19,16 @@ import (
 // slice of the world that Gateway depends on. Gateways of a class that
 // is missing or not gwsim's are left untouched; RouteReconciler drops the
 // route parent statuses gwsim wrote for them.
-type GatewayReconciler struct{ Env }
+//
+// A reconcile whose slice is exactly as the previous reconcile of the same
+// Gateway left it (same objects at the same resourceVersions, its own
+// writes included) writes nothing and is skipped: Translate is a pure
+// function of the slice. This is the confirming pass of the fixpoint, which
+// would otherwise translate every Gateway again to find nothing to do.
+type GatewayReconciler struct {
+	Env
+	settled settledSlices
+}
 
 var _ reconcile.Reconciler = &GatewayReconciler{}
 
@@ -27,11 +36,11 @@ var _ reconcile.Reconciler = &GatewayReconciler{}
 // writes the statuses that changed.
 func (r *GatewayReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	gw := &gwv1.Gateway{}
-	if err := r.Client.Get(ctx, req.NamespacedName, gw); err != nil {
+	if err := r.Client.Get(ctx, req.NamespacedName, gw, CachedRead); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	class := &gwv1.GatewayClass{}
-	if err := r.Client.Get(ctx, types.NamespacedName{Name: string(gw.Spec.GatewayClassName)}, class); err != nil {
+	if err := r.Client.Get(ctx, types.NamespacedName{Name: string(gw.Spec.GatewayClassName)}, class, CachedRead); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	if !owns(r.Options, string(class.Spec.ControllerName)) {
@@ -40,6 +49,9 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req reconcile.Request
 	s, err := r.gather(ctx, gw, class)
 	if err != nil {
 		return reconcile.Result{}, err
+	}
+	if r.settled.unchanged(req.NamespacedName, s.fingerprint()) {
+		return reconcile.Result{}, nil
 	}
 	out := r.translate(s.in)
 	if next, ok := out.Status.Gateways[req.NamespacedName]; ok {
@@ -70,9 +82,10 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req reconcile.Request
 			return reconcile.Result{}, fmt.Errorf("writing status of %s: %w", ref, err)
 		}
 	}
-	if err := r.writePolicies(ctx, req.NamespacedName, s.in.BackendTLSPolicies, out.Status.BackendTLSPolicies); err != nil {
+	if err := r.writePolicies(ctx, req.NamespacedName, s, out.Status.BackendTLSPolicies); err != nil {
 		return reconcile.Result{}, err
 	}
+	r.settled.record(req.NamespacedName, s.fingerprint())
 	return reconcile.Result{}, nil
 }
 

@@ -82,7 +82,7 @@ func TestGatewayReconcilerReadsOnlyWhatTheGatewayDependsOn(t *testing.T) {
 		got = in
 		return stubTranslate(in, opts)
 	}
-	r := &GatewayReconciler{Env{Client: rec, Options: testOptions(), Translate: capture}}
+	r := &GatewayReconciler{Env: Env{Client: rec, Options: testOptions(), Translate: capture}}
 	if _, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "infra", Name: "gw"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestGatewayReconcilerLeavesOtherControllersGatewaysAlone(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			route := httpRoute("infra", "r", []gwv1.ParentReference{gwRef("", "gw")})
 			rec := &recorder{Client: newClient(t, tc.class, gateway("infra", "gw", "cls"), route)}
-			r := &GatewayReconciler{Env{Client: rec, Options: testOptions(), Translate: stubTranslate}}
+			r := &GatewayReconciler{Env: Env{Client: rec, Options: testOptions(), Translate: stubTranslate}}
 			if _, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "infra", Name: "gw"}}); err != nil {
 				t.Fatal(err)
 			}
@@ -221,7 +221,7 @@ func TestGatewayReconcilerMergesRouteParents(t *testing.T) {
 		parentStatus(gw2, ours, "Gw2", before),
 	}
 	c := newClient(t, gatewayClass("cls", ours), gateway("infra", "gw", "cls"), gateway("infra", "gw2", "cls"), route)
-	r := &GatewayReconciler{Env{Client: c, Options: testOptions(), Translate: stubTranslate}}
+	r := &GatewayReconciler{Env: Env{Client: c, Options: testOptions(), Translate: stubTranslate}}
 	req := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "infra", Name: "gw"}}
 	if _, err := r.Reconcile(context.Background(), req); err != nil {
 		t.Fatal(err)
@@ -259,5 +259,44 @@ func TestGatewayReconcilerMergesRouteParents(t *testing.T) {
 	}
 	if diff := cmp.Diff(rvs, []string{got.ResourceVersion, gwObj.ResourceVersion}); diff != "" {
 		t.Errorf("second reconcile wrote (resourceVersions -before +after):\n%s", diff)
+	}
+}
+
+// TestGatewayReconcilerSkipsSettledSlice checks the confirming-pass skip:
+// a reconcile right after one that wrote translates nothing, and a write by
+// someone else to an object of the slice makes the next one translate
+// again.
+func TestGatewayReconcilerSkipsSettledSlice(t *testing.T) {
+	route := httpRoute("apps", "r", []gwv1.ParentReference{gwRef("infra", "gw")})
+	c := newClient(t, gatewayClass("cls", ours), gateway("infra", "gw", "cls"), route)
+	calls := 0
+	counting := func(in translate.Input, opts translate.Options) translate.Output {
+		calls++
+		return stubTranslate(in, opts)
+	}
+	r := &GatewayReconciler{Env: Env{Client: c, Options: testOptions(), Translate: counting}}
+	req := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "infra", Name: "gw"}}
+	reconcileOnce := func() {
+		t.Helper()
+		if _, err := r.Reconcile(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reconcileOnce()
+	reconcileOnce()
+	if calls != 1 {
+		t.Fatalf("two reconciles of an unchanged slice translated %d times, want 1", calls)
+	}
+	got := &gwv1.HTTPRoute{}
+	if err := c.Get(context.Background(), client.ObjectKeyFromObject(route), got); err != nil {
+		t.Fatal(err)
+	}
+	got.Labels = map[string]string{"changed": "yes"}
+	if err := c.Update(context.Background(), got); err != nil {
+		t.Fatal(err)
+	}
+	reconcileOnce()
+	if calls != 2 {
+		t.Errorf("a reconcile after a route changed translated %d times in all, want 2", calls)
 	}
 }

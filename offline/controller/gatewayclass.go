@@ -21,7 +21,7 @@ var _ reconcile.Reconciler = &GatewayClassReconciler{}
 // Reconcile reads the class named by req and writes its status if it changed.
 func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	class := &gwv1.GatewayClass{}
-	if err := r.Client.Get(ctx, req.NamespacedName, class); err != nil {
+	if err := r.Client.Get(ctx, req.NamespacedName, class, CachedRead); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	in, err := r.classInput(ctx, class)

@@ -57,7 +57,7 @@ func TestReconcilersIgnoreMissingObjects(t *testing.T) {
 	req := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: "missing"}}
 	for name, r := range map[string]reconcile.Reconciler{
 		"GatewayClass": &GatewayClassReconciler{env},
-		"Gateway":      &GatewayReconciler{env},
+		"Gateway":      &GatewayReconciler{Env: env},
 		"Route":        &RouteReconciler{Env: env, Kind: RouteKinds()[0]},
 	} {
 		if _, err := r.Reconcile(context.Background(), req); err != nil {

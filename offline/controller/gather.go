@@ -28,6 +28,9 @@ type slice struct {
 	// grantNamespaces are the namespaces that cross-namespace references
 	// point into; only ReferenceGrants there can allow them.
 	grantNamespaces map[string]bool
+	// ancestorPolicies are the BackendTLSPolicies outside in whose status
+	// names the Gateway (see gatherAncestorPolicies).
+	ancestorPolicies []*gwv1.BackendTLSPolicy
 }
 
 // gather reads, through the client only, everything Translate needs to
@@ -37,7 +40,7 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gwv1.Gateway, class 
 	s.in.GatewayClasses = []*gwv1.GatewayClass{class}
 	s.in.Gateways = []*gwv1.Gateway{gw}
 	gwKey := client.ObjectKeyFromObject(gw).String()
-	sets, err := ListObjects(ctx, r.Client, &gwv1.ListenerSetList{}, client.MatchingFields{FieldParentGateway: gwKey})
+	sets, err := ListObjects(ctx, r.Client, &gwv1.ListenerSetList{}, client.MatchingFields{FieldParentGateway: gwKey}, CachedRead)
 	if err != nil {
 		return nil, fmt.Errorf("listing ListenerSets of Gateway %s: %w", gwKey, err)
 	}
@@ -47,7 +50,7 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gwv1.Gateway, class 
 	if err := r.gatherRoutes(ctx, s, gwKey); err != nil {
 		return nil, err
 	}
-	ns, err := ListObjects(ctx, r.Client, &corev1.NamespaceList{})
+	ns, err := ListObjects(ctx, r.Client, &corev1.NamespaceList{}, CachedRead)
 	if err != nil {
 		return nil, fmt.Errorf("listing Namespaces: %w", err)
 	}
@@ -67,13 +70,16 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gwv1.Gateway, class 
 		return nil, err
 	}
 	for _, n := range sortedKeys(s.grantNamespaces) {
-		grants, err := ListObjects(ctx, r.Client, &gwv1.ReferenceGrantList{}, client.InNamespace(n))
+		grants, err := ListObjects(ctx, r.Client, &gwv1.ReferenceGrantList{}, client.InNamespace(n), CachedRead)
 		if err != nil {
 			return nil, fmt.Errorf("listing ReferenceGrants in %s: %w", n, err)
 		}
 		for _, o := range grants {
 			s.in.ReferenceGrants = append(s.in.ReferenceGrants, o.(*gwv1.ReferenceGrant))
 		}
+	}
+	if err := r.gatherAncestorPolicies(ctx, s, gwKey); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -88,7 +94,7 @@ func (r *GatewayReconciler) gatherRoutes(ctx context.Context, s *slice, gwKey st
 		}
 		seen := map[types.NamespacedName]bool{}
 		for _, sel := range selectors {
-			objs, err := ListObjects(ctx, r.Client, k.NewList(), sel)
+			objs, err := ListObjects(ctx, r.Client, k.NewList(), sel, CachedRead)
 			if err != nil {
 				return fmt.Errorf("listing %ss by %v: %w", k.Kind, sel, err)
 			}
@@ -184,14 +190,14 @@ func (r *GatewayReconciler) gatherServices(ctx context.Context, s *slice) error 
 			continue
 		}
 		s.in.Services = append(s.in.Services, svc)
-		eps, err := ListObjects(ctx, r.Client, &discoveryv1.EndpointSliceList{}, client.MatchingFields{FieldServiceName: key.String()})
+		eps, err := ListObjects(ctx, r.Client, &discoveryv1.EndpointSliceList{}, client.MatchingFields{FieldServiceName: key.String()}, CachedRead)
 		if err != nil {
 			return fmt.Errorf("listing EndpointSlices of Service %s: %w", key, err)
 		}
 		for _, o := range eps {
 			s.in.EndpointSlices = append(s.in.EndpointSlices, o.(*discoveryv1.EndpointSlice))
 		}
-		policies, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, client.MatchingFields{FieldTargetService: key.String()})
+		policies, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, client.MatchingFields{FieldTargetService: key.String()}, CachedRead)
 		if err != nil {
 			return fmt.Errorf("listing BackendTLSPolicies of Service %s: %w", key, err)
 		}

@@ -102,7 +102,7 @@ func frontendValidations(gw *gwv1.Gateway) []*gwv1.FrontendTLSValidation {
 
 // getIfExists gets key into obj; found is false when it does not exist.
 func getIfExists(ctx context.Context, c client.Client, key types.NamespacedName, obj client.Object) (bool, error) {
-	if err := c.Get(ctx, key, obj); err != nil {
+	if err := c.Get(ctx, key, obj, CachedRead); err != nil {
 		if apierrors.IsNotFound(err) {
 			return false, nil
 		}

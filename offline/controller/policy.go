@@ -23,7 +23,7 @@ var _ reconcile.Reconciler = &BackendTLSPolicyReconciler{}
 // entries name, and writes its status if an entry was dropped.
 func (r *BackendTLSPolicyReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	p := &gwv1.BackendTLSPolicy{}
-	if err := r.Client.Get(ctx, req.NamespacedName, p); err != nil {
+	if err := r.Client.Get(ctx, req.NamespacedName, p, CachedRead); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	live := map[types.NamespacedName]bool{}

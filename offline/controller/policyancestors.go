@@ -16,20 +16,9 @@ import (
 // policy) into the status of every BackendTLSPolicy that the Gateway's
 // slice holds or whose status has an entry for the Gateway: the latter are
 // the policies the Gateway may no longer reach, whose entry must go.
-func (r *GatewayReconciler) writePolicies(ctx context.Context, gw types.NamespacedName, inSlice []*gwv1.BackendTLSPolicy,
+func (r *GatewayReconciler) writePolicies(ctx context.Context, gw types.NamespacedName, s *slice,
 	computed map[types.NamespacedName][]gwv1.PolicyAncestorStatus) error {
-	listed, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, client.MatchingFields{FieldAncestorGateway: gw.String()})
-	if err != nil {
-		return fmt.Errorf("listing BackendTLSPolicies with status for Gateway %s: %w", gw, err)
-	}
-	policies := slices.Clone(inSlice)
-	for _, o := range listed {
-		p := o.(*gwv1.BackendTLSPolicy)
-		if !slices.ContainsFunc(policies, func(q *gwv1.BackendTLSPolicy) bool { return q.Namespace == p.Namespace && q.Name == p.Name }) {
-			policies = append(policies, p)
-		}
-	}
-	for _, p := range policies {
+	for _, p := range s.policies() {
 		ours := func(a gwv1.PolicyAncestorStatus) bool {
 			kind, key, ok := target(p.Namespace, a.AncestorRef.Group, a.AncestorRef.Kind, a.AncestorRef.Namespace, a.AncestorRef.Name)
 			return ok && kind == kindGateway && key == gw && owns(r.Options, string(a.ControllerName))
@@ -50,6 +39,29 @@ func (r *GatewayReconciler) writePolicies(ctx context.Context, gw types.Namespac
 		}
 	}
 	return nil
+}
+
+// gatherAncestorPolicies lists the BackendTLSPolicies whose status has an
+// entry for the Gateway, which writePolicies may have to drop.
+func (r *GatewayReconciler) gatherAncestorPolicies(ctx context.Context, s *slice, gwKey string) error {
+	listed, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, client.MatchingFields{FieldAncestorGateway: gwKey}, CachedRead)
+	if err != nil {
+		return fmt.Errorf("listing BackendTLSPolicies with status for Gateway %s: %w", gwKey, err)
+	}
+	for _, o := range listed {
+		p := o.(*gwv1.BackendTLSPolicy)
+		if !slices.ContainsFunc(s.in.BackendTLSPolicies, func(q *gwv1.BackendTLSPolicy) bool { return q.Namespace == p.Namespace && q.Name == p.Name }) {
+			s.ancestorPolicies = append(s.ancestorPolicies, p)
+		}
+	}
+	return nil
+}
+
+// policies are the BackendTLSPolicies whose status the Gateway's
+// reconcile may write: those of the slice, then those only listed by
+// ancestor.
+func (s *slice) policies() []*gwv1.BackendTLSPolicy {
+	return append(slices.Clone(s.in.BackendTLSPolicies), s.ancestorPolicies...)
 }
 
 // mergeAncestors returns a policy's status.ancestors after one Gateway's

@@ -27,7 +27,7 @@ var _ reconcile.Reconciler = &RouteReconciler{}
 // entries name, and writes the route's status if an entry was dropped.
 func (r *RouteReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	o := r.Kind.New()
-	if err := r.Client.Get(ctx, req.NamespacedName, o); err != nil {
+	if err := r.Client.Get(ctx, req.NamespacedName, o, CachedRead); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	spec, status := r.Kind.Access(o)
@@ -70,7 +70,7 @@ func (r *RouteReconciler) stale(ctx context.Context, routeNS string, p gwv1.Rout
 	case kindGateway:
 	case kindListenerSet:
 		ls := &gwv1.ListenerSet{}
-		if err := r.Client.Get(ctx, key, ls); err != nil {
+		if err := r.Client.Get(ctx, key, ls, CachedRead); err != nil {
 			if apierrors.IsNotFound(err) {
 				return true, nil
 			}
@@ -96,11 +96,11 @@ func (r *RouteReconciler) stale(ctx context.Context, routeNS string, p gwv1.Rout
 // and is gwsim's.
 func (e Env) ownedGateway(ctx context.Context, key types.NamespacedName) (bool, error) {
 	gw := &gwv1.Gateway{}
-	if err := e.Client.Get(ctx, key, gw); err != nil {
+	if err := e.Client.Get(ctx, key, gw, CachedRead); err != nil {
 		return false, client.IgnoreNotFound(err)
 	}
 	class := &gwv1.GatewayClass{}
-	if err := e.Client.Get(ctx, types.NamespacedName{Name: string(gw.Spec.GatewayClassName)}, class); err != nil {
+	if err := e.Client.Get(ctx, types.NamespacedName{Name: string(gw.Spec.GatewayClassName)}, class, CachedRead); err != nil {
 		return false, client.IgnoreNotFound(err)
 	}
 	return owns(e.Options, string(class.Spec.ControllerName)), nil

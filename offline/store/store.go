@@ -68,8 +68,11 @@ func (s *Store) IsObjectNamespaced(obj runtime.Object) (bool, error) {
 	return k.namespaced, nil
 }
 
-// Get copies the stored object named by key into obj.
-func (s *Store) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+// Get copies the stored object named by key into obj. With
+// client.UnsafeDisableDeepCopy the copy is shallow, as from
+// controller-runtime's cache: obj shares its slices, maps and pointers with
+// the stored object, which the caller must not modify through them.
+func (s *Store) Get(_ context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 	k, err := s.kindOf(obj)
 	if err != nil {
 		return err
@@ -78,12 +81,20 @@ func (s *Store) Get(_ context.Context, key client.ObjectKey, obj client.Object, 
 	if !ok {
 		return apierrors.NewNotFound(k.resource, key.Name)
 	}
+	o := client.GetOptions{}
+	o.ApplyOptions(opts)
+	if o.UnsafeDisableDeepCopy != nil && *o.UnsafeDisableDeepCopy {
+		reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(stored).Elem())
+		obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+		return nil
+	}
 	writeBack(obj, stored)
 	return nil
 }
 
 // List fills list with copies of the matching objects, sorted by namespace
-// and name.
+// and name. With client.UnsafeDisableDeepCopy the copies are shallow (see
+// Get): the list's items share their contents with the stored objects.
 func (s *Store) List(_ context.Context, list client.ObjectList, opts ...client.ListOption) error {
 	k, err := s.kindOfList(list)
 	if err != nil {
@@ -95,9 +106,19 @@ func (s *Store) List(_ context.Context, list client.ObjectList, opts ...client.L
 	if err != nil {
 		return err
 	}
+	shallow := o.UnsafeDisableDeepCopy != nil && *o.UnsafeDisableDeepCopy
 	items := make([]runtime.Object, len(matched))
 	for i, obj := range matched {
-		cp := obj.DeepCopyObject()
+		if shallow && obj.GetObjectKind().GroupVersionKind().Empty() {
+			items[i] = obj // SetList copies it by value into the list
+			continue
+		}
+		var cp runtime.Object
+		if shallow {
+			cp = k.shallowCopy(obj) // TypeMeta is cleared on the copy only
+		} else {
+			cp = obj.DeepCopyObject()
+		}
 		cp.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
 		items[i] = cp
 	}

@@ -319,3 +319,44 @@ func TestRESTMapperAndScope(t *testing.T) {
 		t.Errorf("unversioned HTTPRoute mapping = %s %s, want v1 httproutes", m.GroupVersionKind, m.Resource)
 	}
 }
+
+// TestUnsafeDisableDeepCopy checks the cache-like shallow reads: the values
+// are those stored, TypeMeta is cleared on what the caller gets, and
+// replacing a top-level field of a returned object, as a status writer
+// does before Update, leaves the store alone.
+func TestUnsafeDisableDeepCopy(t *testing.T) {
+	ctx := context.Background()
+	s := build(t, seedObjects()...)
+	key := client.ObjectKey{Namespace: "infra", Name: "r-status"}
+	deep := &gwv1.HTTPRoute{}
+	if err := s.Get(ctx, key, deep); err != nil {
+		t.Fatal(err)
+	}
+	shallow := &gwv1.HTTPRoute{TypeMeta: metav1.TypeMeta{Kind: "HTTPRoute"}}
+	if err := s.Get(ctx, key, shallow, client.UnsafeDisableDeepCopy); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(deep, shallow); diff != "" {
+		t.Errorf("shallow Get differs from deep Get (-deep +shallow):\n%s", diff)
+	}
+	list := &gwv1.HTTPRouteList{}
+	if err := s.List(ctx, list, client.InNamespace("infra"), client.UnsafeDisableDeepCopy); err != nil {
+		t.Fatal(err)
+	}
+	deepList := &gwv1.HTTPRouteList{}
+	if err := s.List(ctx, deepList, client.InNamespace("infra")); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(deepList.Items, list.Items); diff != "" {
+		t.Errorf("shallow List differs from deep List (-deep +shallow):\n%s", diff)
+	}
+	shallow.Status.Parents = nil
+	shallow.Labels = map[string]string{"team": "changed"}
+	again := &gwv1.HTTPRoute{}
+	if err := s.Get(ctx, key, again); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(deep, again); diff != "" {
+		t.Errorf("replacing fields of a shallow copy changed the store (-before +after):\n%s", diff)
+	}
+}
