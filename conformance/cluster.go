@@ -89,12 +89,18 @@ func NewCluster(controllerName string, objs ...client.Object) (*Cluster, error) 
 		kubelet:   newKubelet(),
 		dirty:     true,
 	}
-	c.opts = offline.Options{Translate: translate.Options{
-		ControllerNames: []string{controllerName},
-		Now:             metav1.NewTime(time.Unix(0, 0).UTC()),
-		Addresses:       c.gatewayAddresses,
-		AddressUsable:   staticAddressUsable,
-	}}
+	c.opts = offline.Options{
+		Translate: translate.Options{
+			ControllerNames: []string{controllerName},
+			Now:             metav1.NewTime(time.Unix(0, 0).UTC()),
+			Addresses:       c.gatewayAddresses,
+			AddressUsable:   staticAddressUsable,
+		},
+		// One reconcile at a time: gatewayAddresses hands out addresses in
+		// the order Gateways are first seen, which must not depend on
+		// scheduling.
+		Workers: 1,
+	}
 	store, err := offline.IndexedStore(ClusterScheme(), append(gatewayAPICRDs(), objs...), controller.Indexes())
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package golden
 import (
 	"context"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -25,6 +26,7 @@ import (
 // top-level field before a write, as the status writers do, is fine; one
 // that sorts a slice or sets a map entry or a nested field is caught.
 type readAudit struct {
+	mu    sync.Mutex // reconciles run concurrently
 	reads []auditedRead
 }
 
@@ -43,6 +45,8 @@ func (a *readAudit) factory(s *runtime.Scheme, objs []client.Object, idx []contr
 func (a *readAudit) record(obj runtime.Object) {
 	twin := reflect.New(reflect.TypeOf(obj).Elem())
 	twin.Elem().Set(reflect.ValueOf(obj).Elem())
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	a.reads = append(a.reads, auditedRead{twin: twin.Interface().(runtime.Object), copy: obj.DeepCopyObject()})
 }
 

@@ -3,7 +3,9 @@ package offline
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -68,7 +70,14 @@ func Reconcile(ctx context.Context, c client.Client, sources diag.Sources, opts 
 
 func reconcileWith(ctx context.Context, c client.Client, sources diag.Sources, opts Options, tf controller.TranslateFunc) (int, error) {
 	env := controller.Env{Client: c, Options: opts.Translate, Sources: sources, OtherObjects: opts.OtherObjects, Translate: tf}
-	return fixpoint(ctx, c, targets(env), opts.maxPasses())
+	return fixpoint(ctx, c, targets(env), opts.maxPasses(), opts.workers())
+}
+
+func (o Options) workers() int {
+	if o.Workers <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return o.Workers
 }
 
 func (o Options) maxPasses() int {
@@ -81,7 +90,7 @@ func (o Options) maxPasses() int {
 // fixpoint reconciles every object of every target, pass after pass, until
 // the snapshots taken around a pass are equal or maxPasses passes changed
 // something.
-func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses int) (int, error) {
+func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses, workers int) (int, error) {
 	before, err := takeSnapshot(ctx, c, ts)
 	if err != nil {
 		return 0, err
@@ -94,11 +103,8 @@ func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses int) 
 			if t.r == nil {
 				continue
 			}
-			for _, ref := range before.refs(t.kind) {
-				req := reconcile.Request{NamespacedName: client.ObjectKey{Namespace: ref.Namespace, Name: ref.Name}}
-				if _, err := t.r.Reconcile(ctx, req); err != nil {
-					return pass, fmt.Errorf("pass %d: reconciling %s: %w", pass, ref, err)
-				}
+			if err := reconcileAll(ctx, t.r, before.refs(t.kind), workers); err != nil {
+				return pass, fmt.Errorf("pass %d: %w", pass, err)
 			}
 		}
 		after, err := takeSnapshot(ctx, c, ts)
@@ -117,4 +123,38 @@ func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses int) 
 		}
 		before = after
 	}
+}
+
+// reconcileAll reconciles every object of refs on up to workers goroutines,
+// as a manager with MaxConcurrentReconciles does: the objects of one kind
+// are independent requests, and reconcilers that write status shared with
+// others (a route attached to two Gateways) retry on conflict. The outcome
+// does not depend on the order, since every merge is a function of the
+// contents. The error returned is that of the first ref, in refs order,
+// that failed.
+func reconcileAll(ctx context.Context, r reconcile.Reconciler, refs []diag.ObjectRef, workers int) error {
+	errs := make([]error, len(refs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, len(refs)) {
+		wg.Go(func() {
+			for i := range next {
+				req := reconcile.Request{NamespacedName: client.ObjectKey{Namespace: refs[i].Namespace, Name: refs[i].Name}}
+				if _, err := r.Reconcile(ctx, req); err != nil {
+					errs[i] = fmt.Errorf("reconciling %s: %w", refs[i], err)
+				}
+			}
+		})
+	}
+	for i := range refs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -16,6 +16,9 @@ type Options struct {
 	Translate translate.Options
 	// MaxPasses caps the fixpoint loop; 0 means 10.
 	MaxPasses int
+	// Workers is how many objects of one kind are reconciled at once; 0
+	// means GOMAXPROCS. The outcome does not depend on it.
+	Workers int
 	// Store builds the client; nil means IndexedStore.
 	Store StoreFactory
 	// OtherObjects name the objects of the input whose kinds gwsim does not

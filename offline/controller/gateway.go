@@ -95,7 +95,6 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req reconcile.Request
 // never replace them again.
 func (r *GatewayReconciler) writeRoute(ctx context.Context, rt attachedRoute, computed []gwv1.RouteParentStatus, names func(string, gwv1.ParentReference) bool) error {
 	ns := rt.obj.GetNamespace()
-	spec, status := rt.kind.Access(rt.obj)
 	ours := func(p gwv1.RouteParentStatus) bool {
 		return owns(r.Options, string(p.ControllerName)) && names(ns, p.ParentRef)
 	}
@@ -105,12 +104,15 @@ func (r *GatewayReconciler) writeRoute(ctx context.Context, rt attachedRoute, co
 			mine = append(mine, c)
 		}
 	}
-	merged := mergeParents(ns, spec.ParentRefs, status.Parents, mine, ours)
-	if equality.Semantic.DeepEqual(status.Parents, merged) {
-		return nil
-	}
-	status.Parents = merged
-	return r.Client.Status().Update(ctx, rt.obj)
+	return retryOnConflict(ctx, r.Client, rt.obj, rt.kind.New, func(obj client.Object) bool {
+		spec, status := rt.kind.Access(obj)
+		merged := mergeParents(ns, spec.ParentRefs, status.Parents, mine, ours)
+		if equality.Semantic.DeepEqual(status.Parents, merged) {
+			return false
+		}
+		status.Parents = merged
+		return true
+	})
 }
 
 func (s *slice) hasListenerSet(key types.NamespacedName) bool {

@@ -300,3 +300,61 @@ func TestGatewayReconcilerSkipsSettledSlice(t *testing.T) {
 		t.Errorf("a reconcile after a route changed translated %d times in all, want 2", calls)
 	}
 }
+
+// conflictOnce is a client whose first status write of a route loses a
+// race: another controller's entry lands first, and the write gets the
+// apiserver's Conflict.
+type conflictOnce struct {
+	client.Client
+	raced bool
+	other gwv1.RouteParentStatus
+}
+
+func (c *conflictOnce) Status() client.SubResourceWriter {
+	return conflictStatus{c.Client.Status(), c}
+}
+
+type conflictStatus struct {
+	client.SubResourceWriter
+	c *conflictOnce
+}
+
+func (s conflictStatus) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+	if _, ok := obj.(*gwv1.HTTPRoute); ok && !s.c.raced {
+		s.c.raced = true
+		winner := &gwv1.HTTPRoute{}
+		if err := s.c.Get(ctx, client.ObjectKeyFromObject(obj), winner); err != nil {
+			return err
+		}
+		winner.Status.Parents = append(winner.Status.Parents, s.c.other)
+		if err := s.SubResourceWriter.Update(ctx, winner); err != nil {
+			return err
+		}
+	}
+	return s.SubResourceWriter.Update(ctx, obj, opts...)
+}
+
+// TestGatewayReconcilerRetriesRouteConflicts checks that a route write
+// that loses a race to another writer is merged again into what that
+// writer left, keeping its entry.
+func TestGatewayReconcilerRetriesRouteConflicts(t *testing.T) {
+	gw, gw2 := gwRef("infra", "gw"), gwRef("infra", "gw2")
+	route := httpRoute("apps", "r", []gwv1.ParentReference{gw, gw2})
+	other := parentStatus(gw2, theirs, "Theirs", before)
+	c := &conflictOnce{Client: newClient(t, gatewayClass("cls", ours), gateway("infra", "gw", "cls"), route), other: other}
+	r := &GatewayReconciler{Env: Env{Client: c, Options: testOptions(), Translate: stubTranslate}}
+	if _, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "infra", Name: "gw"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !c.raced {
+		t.Fatal("the route was never written")
+	}
+	got := &gwv1.HTTPRoute{}
+	if err := c.Get(context.Background(), client.ObjectKeyFromObject(route), got); err != nil {
+		t.Fatal(err)
+	}
+	want := []gwv1.RouteParentStatus{parentStatus(gw, ours, "Accepted", now), other}
+	if diff := cmp.Diff(want, got.Status.Parents); diff != "" {
+		t.Errorf("route parents after a lost race (-want +got):\n%s", diff)
+	}
+}

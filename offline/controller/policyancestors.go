@@ -29,12 +29,16 @@ func (r *GatewayReconciler) writePolicies(ctx context.Context, gw types.Namespac
 				mine = append(mine, c)
 			}
 		}
-		merged := mergeAncestors(p.Namespace, p.Status.Ancestors, mine, ours)
-		if equality.Semantic.DeepEqual(p.Status.Ancestors, merged) {
-			continue
-		}
-		p.Status.Ancestors = merged
-		if err := r.Client.Status().Update(ctx, p); err != nil {
+		err := retryOnConflict(ctx, r.Client, p, func() client.Object { return &gwv1.BackendTLSPolicy{} }, func(obj client.Object) bool {
+			p := obj.(*gwv1.BackendTLSPolicy)
+			merged := mergeAncestors(p.Namespace, p.Status.Ancestors, mine, ours)
+			if equality.Semantic.DeepEqual(p.Status.Ancestors, merged) {
+				return false
+			}
+			p.Status.Ancestors = merged
+			return true
+		})
+		if err != nil {
 			return fmt.Errorf("writing status of BackendTLSPolicy %s/%s: %w", p.Namespace, p.Name, err)
 		}
 	}

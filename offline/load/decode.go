@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gwsim/gwsim/offline/load/yamljson"
 	"github.com/gwsim/gwsim/offline/scheme"
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
@@ -60,12 +61,18 @@ func (d *decoder) document(doc document) decoded {
 	return out
 }
 
-// toJSON converts a YAML document. Strict conversion is tried first because
-// it costs nothing extra when it succeeds and is the only way to see a
-// repeated key, which plain conversion silently resolves to the last value.
+// toJSON converts a YAML document. The fast converter goes first: it
+// answers only when its JSON is exactly YAMLToJSONStrict's (see package
+// yamljson), which is most of the time. Otherwise strict conversion is
+// tried because it costs nothing extra when it succeeds and is the only way
+// to see a repeated key, which plain conversion silently resolves to the
+// last value.
 func toJSON(doc document, src diag.Source, out *decoded) ([]byte, bool) {
 	if doc.json {
 		return doc.data, true
+	}
+	if js, ok := yamljson.Convert(doc.data); ok {
+		return js, true
 	}
 	js, strictErr := yaml.YAMLToJSONStrict(doc.data)
 	if strictErr == nil {
