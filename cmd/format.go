@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"sigs.k8s.io/yaml"
+	"github.com/gwsim/gwsim/cmd/yamlenc"
 )
 
 // format is an -o/--output value.
@@ -32,16 +32,15 @@ func parseFormat(s string, valid []format) (format, error) {
 	return "", usageErrorf("unknown output format %q (valid: %s)", s, strings.Join(names, ", "))
 }
 
-// writeYAML writes v as one YAML document. Map keys come out sorted, which
-// for Kubernetes objects happens to be kubectl's order (apiVersion, kind,
-// metadata, spec, status).
+// writeYAML writes v as one YAML document, byte for byte as
+// sigs.k8s.io/yaml.Marshal would but without its generic intermediate tree
+// (see yamlenc). Map keys come out sorted, which for Kubernetes objects
+// happens to be kubectl's order (apiVersion, kind, metadata, spec, status).
 func writeYAML(w io.Writer, v any) error {
-	b, err := yaml.Marshal(v)
-	if err != nil {
+	if err := yamlenc.Encode(w, v); err != nil {
 		return fmt.Errorf("encoding yaml: %w", err)
 	}
-	_, err = w.Write(b)
-	return err
+	return nil
 }
 
 // writeJSON writes v as JSON indented by two spaces, with a final newline.
