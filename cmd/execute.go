@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +40,11 @@ func ExecuteWith(args []string, streams Streams, env Env) (code int) {
 			code = exitUsage
 		}
 	}()
+	// stdout is buffered: renderers write many small pieces (a table
+	// row, a YAML scalar), and one write per piece costs more than the
+	// rendering itself on large outputs. stderr stays unbuffered.
+	out := bufio.NewWriterSize(streams.Out, 64<<10)
+	streams.Out = out
 	prof := &profiler{}
 	root := newRootCmd(streams, env, prof)
 	root.SetArgs(args)
@@ -48,6 +54,9 @@ func ExecuteWith(args []string, streams Streams, env Env) (code int) {
 	c, err := root.ExecuteContextC(context.Background())
 	if perr := prof.stop(); perr != nil && err == nil {
 		err = perr
+	}
+	if ferr := out.Flush(); ferr != nil && err == nil {
+		err = fmt.Errorf("writing output: %w", ferr)
 	}
 	return exitCode(streams.Err, c.CommandPath(), err)
 }
