@@ -338,3 +338,30 @@ func TestRunFailures(t *testing.T) {
 		})
 	}
 }
+
+// TestProfileFlags checks the hidden measuring flags: --profile=stages
+// names every stage on stderr and leaves stdout as it is, --profile=cpu
+// writes a profile, and an unknown kind is a usage error.
+func TestProfileFlags(t *testing.T) {
+	files := map[string]string{"all.yaml": gatewayYAML + "---\n" + routeYAML + "---\n" + serviceYAML}
+	plain := runCLI(t, Env{}, files, "", "routes", "-f", "@all.yaml")
+	timed := runCLI(t, Env{}, files, "", "routes", "-f", "@all.yaml", "--profile", "stages")
+	if timed.code != plain.code || timed.stdout != plain.stdout {
+		t.Errorf("--profile=stages changed the run: exit %d, stdout %q; want exit %d, stdout %q", timed.code, timed.stdout, plain.code, plain.stdout)
+	}
+	for _, stage := range []string{"load", "store", "reconcile", "read", "findings", "render", "total"} {
+		if !strings.Contains(timed.stderr, "gwsim: stage "+stage+" ") {
+			t.Errorf("stderr lacks stage %s:\n%s", stage, timed.stderr)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "cpu.pprof")
+	if got := runCLI(t, Env{}, files, "", "routes", "-f", "@all.yaml", "--profile", "cpu", "--profile-output", out); got.code != plain.code {
+		t.Errorf("--profile=cpu: exit %d, want %d (stderr %s)", got.code, plain.code, got.stderr)
+	}
+	if st, err := os.Stat(out); err != nil || st.Size() == 0 {
+		t.Errorf("--profile=cpu wrote no profile: %v", err)
+	}
+	if got := runCLI(t, Env{}, files, "", "routes", "-f", "@all.yaml", "--profile", "gpu"); got.code != exitUsage {
+		t.Errorf("--profile=gpu: exit %d, want %d", got.code, exitUsage)
+	}
+}

@@ -52,7 +52,7 @@ func ExecuteWith(args []string, streams Streams, env Env) (code int) {
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)
 	c, err := root.ExecuteContextC(context.Background())
-	if perr := prof.stop(); perr != nil && err == nil {
+	if perr := prof.stop(streams.Err); perr != nil && err == nil {
 		err = perr
 	}
 	if ferr := out.Flush(); ferr != nil && err == nil {

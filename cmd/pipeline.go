@@ -46,13 +46,15 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		Stdin:     streams.In,
 		Namespace: p.Namespace,
 	})
+	markStage(ctx, "load")
 	if len(loaded.Errors) > 0 {
 		errs := diag.Sort(loaded.Errors)
 		printFindings(streams.Err, errs)
 		return outcome{}, &exitError{code: exitUsage, inputErrors: errs}
 	}
 	objs, assumed := load.AssumeMissing(loaded.Objects, p.ControllerName)
-	opts := offline.Options{Translate: translate.Options{Now: translateTime()}, Store: env.Store, OtherObjects: loaded.Others}
+	opts := offline.Options{Translate: translate.Options{Now: translateTime()}, Store: env.Store, OtherObjects: loaded.Others,
+		Stage: func(name string) { markStage(ctx, name) }}
 	if p.ControllerNameSet {
 		opts.Translate.ControllerNames = []string{p.ControllerName}
 	}
@@ -70,6 +72,7 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		all = escalate(all)
 	}
 	all = diag.Sort(all)
+	markStage(ctx, "findings")
 	out := outcome{
 		Result:   res,
 		Findings: all,

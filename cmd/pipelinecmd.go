@@ -53,6 +53,7 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 	if err := p.render(streams.Out, f, out); err != nil {
 		return err
 	}
+	markStage(c.Context(), "render")
 	if p.findingsAreOutput {
 		return exitFor(out)
 	}

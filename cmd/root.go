@@ -41,7 +41,7 @@ func newRootCmd(streams Streams, env Env, prof *profiler) *cobra.Command {
 	}
 	translateCommand().command(streams, env, root)
 	prof.register(root)
-	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return prof.start(c) }
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(

@@ -19,6 +19,9 @@ type Options struct {
 	// Workers is how many objects of one kind are reconciled at once; 0
 	// means GOMAXPROCS. The outcome does not depend on it.
 	Workers int
+	// Stage, when set, is called as Run finishes each of its stages:
+	// "store", "reconcile" and "read" (for timing them).
+	Stage func(name string)
 	// Store builds the client; nil means IndexedStore.
 	Store StoreFactory
 	// OtherObjects name the objects of the input whose kinds gwsim does not
@@ -58,16 +61,25 @@ func run(ctx context.Context, objs []client.Object, sources diag.Sources, opts O
 	if err != nil {
 		return nil, err
 	}
+	opts.stage("store")
 	passes, err := reconcileWith(ctx, c, sources, opts, tf)
 	if err != nil {
 		return nil, err
 	}
+	opts.stage("reconcile")
 	res, err := read(ctx, c, objs, sources, opts, tf)
 	if err != nil {
 		return nil, err
 	}
+	opts.stage("read")
 	res.Passes = passes
 	return res, nil
+}
+
+func (o Options) stage(name string) {
+	if o.Stage != nil {
+		o.Stage(name)
+	}
 }
 
 // ReadWorld reads the world back from c, as Run does after its fixpoint,
