@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -70,7 +71,7 @@ func worldKinds() []worldKind {
 func readBack(ctx context.Context, c client.Client, objs []client.Object) ([]client.Object, translate.Input, error) {
 	s := c.Scheme()
 	var in translate.Input
-	var out []client.Object
+	var groups []kindGroup
 	listed := map[schema.GroupVersionKind]bool{}
 	for _, k := range worldKinds() {
 		list := k.newList()
@@ -86,9 +87,15 @@ func readBack(ctx context.Context, c client.Client, objs []client.Object) ([]cli
 		for _, o := range items {
 			k.addTo(&in, o)
 		}
-		out = append(out, items...)
+		groups = append(groups, kindGroup{gvk.Kind, items})
 	}
+	seenTypes := map[reflect.Type]bool{}
 	for _, o := range objs {
+		t := reflect.TypeOf(o)
+		if seenTypes[t] {
+			continue
+		}
+		seenTypes[t] = true
 		gvk, err := apiutil.GVKForObject(o, s)
 		if err != nil || listed[gvk] {
 			continue
@@ -98,12 +105,15 @@ func readBack(ctx context.Context, c client.Client, objs []client.Object) ([]cli
 		if err != nil {
 			return nil, in, err
 		}
-		out = append(out, items...)
+		groups = append(groups, kindGroup{gvk.Kind, items})
 	}
-	if err := sortObjects(s, out); err != nil {
-		return nil, in, err
-	}
-	return out, in, nil
+	return sortObjects(groups), in, nil
+}
+
+// kindGroup is one kind's objects as one List returned them.
+type kindGroup struct {
+	kind  string
+	items []client.Object
 }
 
 // listKind lists a kind that Input does not hold (kept only so that
@@ -133,22 +143,19 @@ func itemKind(s *runtime.Scheme, list client.ObjectList) (schema.GroupVersionKin
 	return gvk, nil
 }
 
-// sortObjects orders objects by kind, namespace and name.
-func sortObjects(s *runtime.Scheme, objs []client.Object) error {
-	kinds := make(map[client.Object]string, len(objs))
-	for _, o := range objs {
-		gvk, err := apiutil.GVKForObject(o, s)
-		if err != nil {
-			return err
-		}
-		kinds[o] = gvk.Kind
+// sortObjects concatenates the groups ordered by kind, and each group's
+// objects by namespace and name (a List usually returns them so already).
+func sortObjects(groups []kindGroup) []client.Object {
+	slices.SortStableFunc(groups, func(a, b kindGroup) int { return cmp.Compare(a.kind, b.kind) })
+	byKey := func(a, b client.Object) int {
+		return cmp.Or(cmp.Compare(a.GetNamespace(), b.GetNamespace()), cmp.Compare(a.GetName(), b.GetName()))
 	}
-	slices.SortFunc(objs, func(a, b client.Object) int {
-		return cmp.Or(
-			cmp.Compare(kinds[a], kinds[b]),
-			cmp.Compare(a.GetNamespace(), b.GetNamespace()),
-			cmp.Compare(a.GetName(), b.GetName()),
-		)
-	})
-	return nil
+	var out []client.Object
+	for _, g := range groups {
+		if !slices.IsSortedFunc(g.items, byKey) {
+			slices.SortFunc(g.items, byKey)
+		}
+		out = append(out, g.items...)
+	}
+	return out
 }
