@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -20,7 +22,10 @@ type statusObject struct {
 	APIVersion string         `json:"apiVersion"`
 	Kind       string         `json:"kind"`
 	Metadata   statusMetadata `json:"metadata"`
-	Status     map[string]any `json:"status"`
+	// Status is the object's status: for YAML, as encoding/json writes it
+	// (the YAML writer sorts keys itself, fast); for JSON, decoded into
+	// maps, which encoding/json writes with sorted keys.
+	Status any `json:"status"`
 }
 
 type statusMetadata struct {
@@ -39,7 +44,7 @@ type statusList struct {
 // sorted by kind, namespace and name: a `---` separated YAML stream for text
 // and yaml, a v1 List for json.
 func renderStatus(w io.Writer, f format, objs []client.Object) error {
-	items, err := statusObjects(objs)
+	items, err := statusObjects(objs, f)
 	if err != nil {
 		return err
 	}
@@ -61,30 +66,45 @@ func renderStatus(w io.Writer, f format, objs []client.Object) error {
 
 // statusObjects selects the Gateway API objects whose status says something
 // and strips them to type, name and status.
-func statusObjects(objs []client.Object) ([]statusObject, error) {
+func statusObjects(objs []client.Object, f format) ([]statusObject, error) {
 	s := scheme.New()
 	items := []statusObject{}
+	kinds := map[reflect.Type]schema.GroupVersionKind{}
 	for _, obj := range objs {
-		gvk, err := objectGVK(obj, s)
-		if err != nil {
-			return nil, err
+		gvk, ok := kinds[reflect.TypeOf(obj)]
+		if !ok {
+			var err error
+			if gvk, err = objectGVK(obj, s); err != nil {
+				return nil, err
+			}
+			kinds[reflect.TypeOf(obj)] = gvk
 		}
 		if !isGatewayAPIGroup(gvk.Group) {
 			continue
 		}
-		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-		if err != nil {
-			return nil, fmt.Errorf("converting %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
-		}
-		status, _ := u["status"].(map[string]any)
-		if isEmptyValue(status) {
+		field := reflect.ValueOf(obj).Elem().FieldByName("Status")
+		if !field.IsValid() {
 			continue
+		}
+		status, err := json.Marshal(field.Interface())
+		if err != nil {
+			return nil, fmt.Errorf("encoding the status of %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
+		}
+		var generic any
+		if err := json.Unmarshal(status, &generic); err != nil {
+			return nil, fmt.Errorf("reading the status of %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
+		}
+		if isEmptyValue(generic) {
+			continue
+		}
+		if f != formatJSON {
+			generic = json.RawMessage(status)
 		}
 		items = append(items, statusObject{
 			APIVersion: gvk.GroupVersion().String(),
 			Kind:       gvk.Kind,
 			Metadata:   statusMetadata{Name: obj.GetName(), Namespace: obj.GetNamespace()},
-			Status:     status,
+			Status:     generic,
 		})
 	}
 	slices.SortFunc(items, func(a, b statusObject) int {

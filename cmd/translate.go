@@ -31,7 +31,7 @@ type translateDoc struct {
 // holding the same data (plus findings) in yaml and json.
 func renderTranslate(w io.Writer, f format, out outcome) error {
 	if f != formatText {
-		status, err := statusObjects(out.Result.Objects)
+		status, err := statusObjects(out.Result.Objects, f)
 		if err != nil {
 			return err
 		}
