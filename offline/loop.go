@@ -70,7 +70,7 @@ func Reconcile(ctx context.Context, c client.Client, sources diag.Sources, opts 
 
 func reconcileWith(ctx context.Context, c client.Client, sources diag.Sources, opts Options, tf controller.TranslateFunc) (int, error) {
 	env := controller.Env{Client: c, Options: opts.Translate, Sources: sources, OtherObjects: opts.OtherObjects, Translate: tf}
-	return fixpoint(ctx, c, targets(env), opts.maxPasses(), opts.workers())
+	return fixpoint(ctx, c, targets(env), opts.maxPasses(), opts.workers(), opts.afterChange)
 }
 
 func (o Options) workers() int {
@@ -90,7 +90,7 @@ func (o Options) maxPasses() int {
 // fixpoint reconciles every object of every target, pass after pass, until
 // the snapshots taken around a pass are equal or maxPasses passes changed
 // something.
-func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses, workers int) (int, error) {
+func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses, workers int, afterChange func()) (int, error) {
 	before, err := takeSnapshot(ctx, c, ts)
 	if err != nil {
 		return 0, err
@@ -120,6 +120,9 @@ func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses, work
 		}
 		if pass >= maxPasses {
 			return pass, &NotSettledError{Passes: pass, Changed: changed}
+		}
+		if afterChange != nil {
+			afterChange()
 		}
 		before = after
 	}

@@ -22,6 +22,10 @@ type Options struct {
 	// Stage, when set, is called as Run finishes each of its stages:
 	// "store", "reconcile" and "read" (for timing them).
 	Stage func(name string)
+
+	// afterChange, when set, is called after each pass that changed
+	// something, before the next pass starts (see speculation).
+	afterChange func()
 	// Store builds the client; nil means IndexedStore.
 	Store StoreFactory
 	// OtherObjects name the objects of the input whose kinds gwsim does not
@@ -62,12 +66,15 @@ func run(ctx context.Context, objs []client.Object, sources diag.Sources, opts O
 		return nil, err
 	}
 	opts.stage("store")
+	spec := newSpeculation(ctx, c, objs, sources, opts, tf)
+	defer spec.cancel()
+	opts.afterChange = spec.start
 	passes, err := reconcileWith(ctx, c, sources, opts, tf)
 	if err != nil {
 		return nil, err
 	}
 	opts.stage("reconcile")
-	res, err := read(ctx, c, objs, sources, opts, tf)
+	res, err := spec.result()
 	if err != nil {
 		return nil, err
 	}

@@ -192,7 +192,7 @@ func TestFixpointCapNamesObjectsThatDidNotSettle(t *testing.T) {
 				t.Fatal(err)
 			}
 			ts := []target{{kind: "GatewayClass", newList: func() client.ObjectList { return &gwv1.GatewayClassList{} }, r: flipper{c}}}
-			passes, err := fixpoint(context.Background(), c, ts, 3, 1)
+			passes, err := fixpoint(context.Background(), c, ts, 3, 1, nil)
 			var ns *NotSettledError
 			if !errors.As(err, &ns) {
 				t.Fatalf("err = %v, want *NotSettledError", err)

@@ -1,0 +1,92 @@
+package offline
+
+import (
+	"context"
+	"reflect"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/gwsim/gwsim/offline/controller"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// speculation reads the world back and translates it while the fixpoint
+// loop runs its confirming pass. Most runs settle in two passes and the
+// second changes nothing, so the world after the first pass that changed
+// something is usually the final one; translating it alongside the second
+// pass takes the whole-world Translate off the critical path on a machine
+// with a core to spare. The guess is only used when it is provably right:
+// result reads the world again and keeps the speculative Output only if
+// every object is the same object at the same resourceVersion, which
+// Translate, a pure function of the objects, cannot tell apart.
+type speculation struct {
+	ctx     context.Context
+	c       client.Client
+	objs    []client.Object
+	sources diag.Sources
+	opts    Options
+	tf      controller.TranslateFunc
+
+	pending chan guess // the latest guess; nil until start
+	stop    context.CancelFunc
+}
+
+// guess is one speculative read and translation.
+type guess struct {
+	res *Result
+	err error
+}
+
+func newSpeculation(ctx context.Context, c client.Client, objs []client.Object, sources diag.Sources, opts Options, tf controller.TranslateFunc) *speculation {
+	return &speculation{ctx: ctx, c: c, objs: objs, sources: sources, opts: opts, tf: tf, stop: func() {}}
+}
+
+// start begins a guess from the world as it is now, replacing any earlier
+// one (whose result is then never waited for).
+func (s *speculation) start() {
+	s.stop()
+	ctx, stop := context.WithCancel(s.ctx)
+	s.stop = stop
+	ch := make(chan guess, 1)
+	s.pending = ch
+	go func() {
+		res, err := read(ctx, s.c, s.objs, s.sources, s.opts, s.tf)
+		ch <- guess{res, err}
+	}()
+}
+
+func (s *speculation) cancel() { s.stop() }
+
+// result is read's answer for the world as it is now: the latest guess
+// when it read exactly these objects, else a fresh read.
+func (s *speculation) result() (*Result, error) {
+	if s.pending == nil {
+		return read(s.ctx, s.c, s.objs, s.sources, s.opts, s.tf)
+	}
+	objects, _, err := readBack(s.ctx, s.c, s.objs)
+	if err != nil {
+		return nil, err
+	}
+	g := <-s.pending
+	if g.err == nil && sameObjects(g.res.Objects, objects) {
+		return g.res, nil
+	}
+	return read(s.ctx, s.c, s.objs, s.sources, s.opts, s.tf)
+}
+
+// sameObjects reports whether two read-backs hold the same objects, in the
+// same order, each at the same resourceVersion. Stores give every write a
+// new resourceVersion, so equal versions mean equal objects.
+func sameObjects(a, b []client.Object) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if reflect.TypeOf(x) != reflect.TypeOf(y) || x.GetNamespace() != y.GetNamespace() || x.GetName() != y.GetName() ||
+			x.GetResourceVersion() != y.GetResourceVersion() || x.GetUID() != y.GetUID() {
+			return false
+		}
+	}
+	return true
+}
