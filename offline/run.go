@@ -48,8 +48,10 @@ type Result struct {
 }
 
 // Run loads objs into a store, reconciles to fixpoint and reads the world
-// back. objs are not modified. If the loop does not settle, the error is a
-// *NotSettledError and no Result is returned.
+// back. objs are not modified, and must not be while Run runs or while
+// Result is in use: the store and Result may share their contents. If the
+// loop does not settle, the error is a *NotSettledError and no Result is
+// returned.
 func Run(ctx context.Context, objs []client.Object, sources diag.Sources, opts Options) (*Result, error) {
 	return run(ctx, objs, sources, opts, nil)
 }

@@ -23,9 +23,11 @@ var (
 	_ StoreFactory = FakeStore
 )
 
-// IndexedStore builds gwsim's own indexed store (offline/store).
+// IndexedStore builds gwsim's own indexed store (offline/store). It
+// shares the contents of objs rather than deep-copying them
+// (WithSharedObjects): the objects of a run are not modified by anyone.
 func IndexedStore(s *runtime.Scheme, objs []client.Object, idx []controller.Index) (client.Client, error) {
-	b := store.NewBuilder(s).WithObjects(objs...)
+	b := store.NewBuilder(s).WithSharedObjects(objs...)
 	for _, i := range idx {
 		b = b.WithIndex(i.Object, i.Field, i.Extract)
 	}

@@ -18,8 +18,15 @@ import (
 // collected and returned together by Build rather than panicking.
 type Builder struct {
 	scheme  *runtime.Scheme
-	objects []client.Object
+	objects []initialObject
 	indexes []indexSpec
+}
+
+// initialObject is an object given to WithObjects (shared false) or
+// WithSharedObjects (shared true).
+type initialObject struct {
+	obj    client.Object
+	shared bool
 }
 
 // indexSpec is one WithIndex call, resolved at Build.
@@ -37,7 +44,23 @@ func NewBuilder(scheme *runtime.Scheme) *Builder {
 // WithObjects adds initial objects. They are deep-copied at Build; the
 // caller's objects are never modified.
 func (b *Builder) WithObjects(objs ...client.Object) *Builder {
-	b.objects = append(b.objects, objs...)
+	for _, o := range objs {
+		b.objects = append(b.objects, initialObject{obj: o})
+	}
+	return b
+}
+
+// WithSharedObjects adds initial objects without deep-copying them: the
+// store keeps a copy of each object's top level (so that it can set
+// resourceVersion and the like) and shares everything below it with the
+// caller's object. The store never modifies what it holds in place, so
+// this is safe as long as the caller does not modify these objects, or
+// anything they point to, while the store is in use. It saves a deep copy
+// of every object of a large input.
+func (b *Builder) WithSharedObjects(objs ...client.Object) *Builder {
+	for _, o := range objs {
+		b.objects = append(b.objects, initialObject{obj: o, shared: true})
+	}
 	return b
 }
 
@@ -72,8 +95,8 @@ func (b *Builder) Build() (*Store, error) {
 		errs = append(errs, fmt.Errorf("offline store: index on %s: kind is not stored", gvk))
 	}
 	s.mapper = newRESTMapper(s.kinds)
-	for _, obj := range b.objects {
-		if err := s.add(obj); err != nil {
+	for _, o := range b.objects {
+		if err := s.add(o.obj, o.shared); err != nil {
 			errs = append(errs, err)
 		}
 	}

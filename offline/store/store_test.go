@@ -360,3 +360,47 @@ func TestUnsafeDisableDeepCopy(t *testing.T) {
 		t.Errorf("replacing fields of a shallow copy changed the store (-before +after):\n%s", diff)
 	}
 }
+
+// TestSharedObjects checks WithSharedObjects: the input is not modified
+// (resourceVersion and generation are set on the store's copy of the top
+// level), reads return the same contents as with deep-copied input, and a
+// write leaves the shared input alone.
+func TestSharedObjects(t *testing.T) {
+	ctx := context.Background()
+	in := seedObjects()
+	want := seedObjects()
+	b := NewBuilder(newTestScheme()).WithSharedObjects(in...)
+	for _, ix := range testIndexes() {
+		b = b.WithIndex(ix.obj, ix.field, ix.fn)
+	}
+	shared, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, in); d != "" {
+		t.Errorf("Build modified shared input (-before +after):\n%s", d)
+	}
+	copied := build(t, seedObjects()...)
+	key := client.ObjectKey{Namespace: "infra", Name: "r-status"}
+	got, ref := &gwv1.HTTPRoute{}, &gwv1.HTTPRoute{}
+	if err := shared.Get(ctx, key, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := copied.Get(ctx, key, ref); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(ref, got); d != "" {
+		t.Errorf("shared store reads differently (-copied +shared):\n%s", d)
+	}
+	got.Status.Parents = nil
+	got.Spec.Hostnames = []gwv1.Hostname{"other.example.com"}
+	if err := shared.Update(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := shared.Status().Update(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, in); d != "" {
+		t.Errorf("writes changed shared input (-before +after):\n%s", d)
+	}
+}

@@ -45,7 +45,7 @@ func (s *Store) nextResourceVersion() string {
 }
 
 // add stores a deep copy of an initial object.
-func (s *Store) add(obj client.Object) error {
+func (s *Store) add(obj client.Object, shared bool) error {
 	k, err := s.kindOf(obj)
 	if err != nil {
 		return err
@@ -56,7 +56,12 @@ func (s *Store) add(obj client.Object) error {
 	if _, exists := k.get(obj.GetNamespace(), obj.GetName()); exists {
 		return apierrors.NewAlreadyExists(k.resource, obj.GetName())
 	}
-	cp := obj.DeepCopyObject().(client.Object)
+	var cp client.Object
+	if shared {
+		cp = k.shallowCopy(obj)
+	} else {
+		cp = obj.DeepCopyObject().(client.Object)
+	}
 	if cp.GetResourceVersion() == "" {
 		cp.SetResourceVersion(s.nextResourceVersion())
 	}
