@@ -6,8 +6,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gwsim/gwsim/offline/load/yamljson"
@@ -20,17 +20,15 @@ import (
 // one: it is not changed after newDecoder returns.
 type decoder struct {
 	scheme    *runtime.Scheme
-	codec     runtime.Decoder
 	namespace string
 }
 
 func newDecoder(namespace string) *decoder {
 	s := scheme.New()
-	codec := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, s, s, kjson.SerializerOptions{Strict: true})
 	if namespace == "" {
 		namespace = "default"
 	}
-	return &decoder{scheme: s, codec: codec, namespace: namespace}
+	return &decoder{scheme: s, namespace: namespace}
 }
 
 // decoded is what one document yields.
@@ -157,14 +155,19 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 		out.errors = append(out.errors, missingField(src, ref, "metadata.name"))
 		return
 	}
-	_, _, err := d.codec.Decode(js, nil, obj)
-	if strict, ok := runtime.AsStrictDecodingError(err); ok {
-		for _, e := range strict.Errors() {
-			out.findings = append(out.findings, strictFinding(src, ref, e.Error()))
-		}
-	} else if err != nil {
+	// This is what apimachinery's strict JSON serializer does for an object
+	// whose kind is known and registered, without its second scan for
+	// apiVersion and kind: value has already read them and checked that
+	// both are present and parse, and obj is new from the scheme for gvk.
+	strictErrs, err := kjson.UnmarshalStrict(js, obj)
+	if err != nil {
 		out.errors = append(out.errors, parseError(src, ref, err.Error()))
 		return
+	}
+	// The serializer would wrap strictErrs in a StrictDecodingError, whose
+	// Errors() returns them unchanged.
+	for _, e := range strictErrs {
+		out.findings = append(out.findings, strictFinding(src, ref, e.Error()))
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
 	obj, lost := toV1(obj)

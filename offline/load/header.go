@@ -26,7 +26,20 @@ type header struct {
 	null bool
 }
 
+// readHeader reads a document's header. The scan (scanHeader) answers for
+// almost every document without decoding the spec; anything it is unsure
+// of goes to readHeaderJSON, whose results and errors are the reference.
 func readHeader(js []byte) (header, error) {
+	if h, ok := scanHeader(js); ok {
+		return h, nil
+	}
+	return readHeaderJSON(js)
+}
+
+// readHeaderJSON reads the header with encoding/json: it defines what a
+// header is, including its errors and encoding/json's case-insensitive
+// field names.
+func readHeaderJSON(js []byte) (header, error) {
 	var h header
 	if bytes.Equal(bytes.TrimSpace(js), []byte("null")) {
 		h.null = true

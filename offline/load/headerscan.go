@@ -1,0 +1,342 @@
+package load
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// scanHeader reads the header the way readHeaderJSON does, but walks the
+// bytes once without decoding anything it does not need: it looks at the
+// top-level keys only, descends into metadata, and skips every other value
+// (while checking that it is well-formed JSON, as encoding/json would).
+//
+// It answers only when its header is certainly readHeaderJSON's. It gives
+// up (ok false) on anything where encoding/json's rules are subtle: a key
+// that matches one of ours only case-insensitively (encoding/json matches
+// field names case-insensitively), an escape in such a key or in a value
+// it reads, invalid UTF-8 in a value it reads, a repeated key of ours,
+// apiVersion, kind, name or namespace that is not a string, metadata that
+// is not an object, an items key (a List), a document that is not an
+// object, deep nesting, and JSON that is not well-formed. The caller then
+// uses readHeaderJSON, which gives today's header or error.
+func scanHeader(js []byte) (header, bool) {
+	var h header
+	s := jsonScan{b: js}
+	var seen fieldSet
+	ok := s.object(func(key []byte) bool {
+		f, known := topField(key)
+		if !known {
+			return s.skip(1)
+		}
+		if !seen.add(f) {
+			return false
+		}
+		switch f {
+		case fieldAPIVersion:
+			return s.plainString(&h.APIVersion)
+		case fieldKind:
+			return s.plainString(&h.Kind)
+		case fieldMetadata:
+			return s.metadata(&h)
+		}
+		return false // items and case variants
+	})
+	if !ok {
+		return header{}, false
+	}
+	s.space()
+	return h, s.i == len(s.b)
+}
+
+// metadata reads name and namespace from the metadata object.
+func (s *jsonScan) metadata(h *header) bool {
+	var seen fieldSet
+	return s.object(func(key []byte) bool {
+		f, known := metaField(key)
+		if !known {
+			return s.skip(2)
+		}
+		if !seen.add(f) {
+			return false
+		}
+		switch f {
+		case fieldName:
+			return s.plainString(&h.Name)
+		case fieldNamespace:
+			return s.plainString(&h.Namespace)
+		}
+		return false
+	})
+}
+
+// field is a key the header scan reads; fieldUnsure is a key that matches
+// one only case-insensitively.
+type field uint8
+
+const (
+	fieldUnsure field = iota
+	fieldAPIVersion
+	fieldKind
+	fieldMetadata
+	fieldItems
+	fieldName
+	fieldNamespace
+)
+
+type fieldSet uint8
+
+// add records f and reports whether it was new.
+func (fs *fieldSet) add(f field) bool {
+	bit := fieldSet(1) << f
+	if *fs&bit != 0 {
+		return false
+	}
+	*fs |= bit
+	return true
+}
+
+// topField tells which top-level key this is; known is false for keys the
+// header ignores. key is still escaped (see jsonScan.str).
+func topField(key []byte) (f field, known bool) {
+	switch string(key) {
+	case "apiVersion":
+		return fieldAPIVersion, true
+	case "kind":
+		return fieldKind, true
+	case "metadata":
+		return fieldMetadata, true
+	case "items":
+		return fieldItems, true
+	}
+	return unsure(key, "apiVersion", "kind", "metadata", "items")
+}
+
+func metaField(key []byte) (f field, known bool) {
+	switch string(key) {
+	case "name":
+		return fieldName, true
+	case "namespace":
+		return fieldNamespace, true
+	}
+	return unsure(key, "name", "namespace")
+}
+
+// unsure reports a key that is not exactly one of names as fieldUnsure
+// when it has an escape or matches a name as encoding/json's case folding
+// would (bytes.EqualFold, which also folds the Kelvin sign and long s).
+func unsure(key []byte, names ...string) (field, bool) {
+	if bytes.IndexByte(key, '\\') >= 0 {
+		return fieldUnsure, true
+	}
+	for _, n := range names {
+		if bytes.EqualFold(key, []byte(n)) {
+			return fieldUnsure, true
+		}
+	}
+	return fieldUnsure, false
+}
+
+// maxScanDepth bounds nesting; deeper documents go to encoding/json, whose
+// own limit is far higher.
+const maxScanDepth = 200
+
+// jsonScan walks JSON bytes. Its methods report false when the input is
+// not well-formed or the scan should give up.
+type jsonScan struct {
+	b []byte
+	i int
+}
+
+func (s *jsonScan) space() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek skips white space and returns the next byte (0 at the end).
+func (s *jsonScan) peek() byte {
+	s.space()
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+// object reads an object, calling member with each key (raw, escapes
+// intact) when the scan stands on the key's value.
+func (s *jsonScan) object(member func(key []byte) bool) bool {
+	if s.peek() != '{' {
+		return false
+	}
+	s.i++
+	if s.peek() == '}' {
+		s.i++
+		return true
+	}
+	for {
+		if s.peek() != '"' {
+			return false
+		}
+		key, ok := s.str()
+		if !ok || s.peek() != ':' {
+			return false
+		}
+		s.i++
+		if !member(key) {
+			return false
+		}
+		switch s.peek() {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// plainString reads a string value without escapes and of valid UTF-8,
+// which encoding/json would return byte for byte.
+func (s *jsonScan) plainString(dst *string) bool {
+	if s.peek() != '"' {
+		return false
+	}
+	raw, ok := s.str()
+	if !ok || bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
+		return false
+	}
+	*dst = string(raw)
+	return true
+}
+
+// str reads a string at s.i and returns its contents between the quotes,
+// escapes intact, after checking them.
+func (s *jsonScan) str() ([]byte, bool) {
+	start := s.i + 1
+	for i := start; i < len(s.b); i++ {
+		switch c := s.b[i]; {
+		case c == '"':
+			s.i = i + 1
+			return s.b[start:i], true
+		case c < 0x20:
+			return nil, false
+		case c == '\\':
+			i++
+			if i >= len(s.b) {
+				return nil, false
+			}
+			switch s.b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(s.b) || !isHex(s.b[i+1]) || !isHex(s.b[i+2]) || !isHex(s.b[i+3]) || !isHex(s.b[i+4]) {
+					return nil, false
+				}
+				i += 4
+			default:
+				return nil, false
+			}
+		}
+	}
+	return nil, false
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// skip checks and passes over one value at the given nesting depth.
+func (s *jsonScan) skip(depth int) bool {
+	switch c := s.peek(); {
+	case c == '"':
+		_, ok := s.str()
+		return ok
+	case c == '{':
+		return depth < maxScanDepth && s.object(func([]byte) bool { return s.skip(depth + 1) })
+	case c == '[':
+		return depth < maxScanDepth && s.array(depth)
+	case c == '-' || '0' <= c && c <= '9':
+		return s.number()
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.literal("null")
+	}
+	return false
+}
+
+func (s *jsonScan) array(depth int) bool {
+	s.i++ // '['
+	if s.peek() == ']' {
+		s.i++
+		return true
+	}
+	for {
+		if !s.skip(depth + 1) {
+			return false
+		}
+		switch s.peek() {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+func (s *jsonScan) literal(lit string) bool {
+	if !bytes.HasPrefix(s.b[s.i:], []byte(lit)) {
+		return false
+	}
+	s.i += len(lit)
+	return true
+}
+
+// number passes over -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
+func (s *jsonScan) number() bool {
+	if s.i < len(s.b) && s.b[s.i] == '-' {
+		s.i++
+	}
+	switch {
+	case s.i < len(s.b) && s.b[s.i] == '0':
+		s.i++
+	case !s.digits():
+		return false
+	}
+	if s.i < len(s.b) && s.b[s.i] == '.' {
+		s.i++
+		if !s.digits() {
+			return false
+		}
+	}
+	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
+		s.i++
+		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
+			s.i++
+		}
+		if !s.digits() {
+			return false
+		}
+	}
+	return true
+}
+
+// digits passes over one or more digits.
+func (s *jsonScan) digits() bool {
+	start := s.i
+	for s.i < len(s.b) && '0' <= s.b[s.i] && s.b[s.i] <= '9' {
+		s.i++
+	}
+	return s.i > start
+}

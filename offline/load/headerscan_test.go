@@ -1,0 +1,218 @@
+package load
+
+import (
+	"go/build"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// sameHeader checks that readHeader, with its scan, gives exactly what
+// readHeaderJSON gives, and reports whether the scan answered.
+func sameHeader(t *testing.T, name string, js []byte) (scanned bool) {
+	t.Helper()
+	want, wantErr := readHeaderJSON(js)
+	got, gotErr := readHeader(js)
+	if errText(gotErr) != errText(wantErr) || !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: readHeader(%q)\n = %+v, %v\nwant %+v, %v", name, js, got, gotErr, want, wantErr)
+	}
+	_, scanned = scanHeader(js)
+	return scanned
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func TestScanHeaderTricky(t *testing.T) {
+	for _, tc := range []struct {
+		name, js string
+		scanned  bool // whether the scan answers rather than encoding/json
+	}{
+		{"plain", `{"apiVersion":"v1","kind":"Service","metadata":{"name":"a","namespace":"b"},"spec":{}}`, true},
+		{"spaces", " \n{ \"kind\" :\t\"Service\" , \"metadata\" : { } }\r\n", true},
+		{"empty object", `{}`, true},
+		{"keys after spec", `{"spec":{"x":[1,-2.5e+3,true,false,null,"s"]},"kind":"K","apiVersion":"v"}`, true},
+		{"escapes in skipped values", `{"kind":"K","spec":{"a\"b":"c\\d\u00e9\n","e":"\ud83d\ude00"},"metadata":{"labels":{"x\/y":"z"},"name":"n"}}`, true},
+		{"unicode name", `{"kind":"K","metadata":{"name":"café-日本"}}`, true},
+		{"nested metadata in spec", `{"spec":{"metadata":{"name":"inner"}},"metadata":{"name":"outer"}}`, true},
+		{"other metadata fields", `{"metadata":{"labels":{"name":"x"},"annotations":null,"name":"n","generation":3}}`, true},
+		{"invalid utf-8 in skipped value", "{\"kind\":\"K\",\"spec\":\"\xff\"}", true},
+
+		{"escape in kind", `{"kind":"Ser\u0076ice"}`, false},
+		{"escape in name", `{"metadata":{"name":"a\/b"}}`, false},
+		{"escaped key", `{"\u006bind":"Service"}`, false},
+		{"escaped other key", `{"sp\u0065c":{},"kind":"K"}`, false},
+		{"case variant kind", `{"Kind":"Service"}`, false},
+		{"case variant both", `{"kind":"A","KIND":"B"}`, false},
+		{"kelvin sign kind", `{"` + "\u212a" + `ind":"Service"}`, false},
+		{"long s in namespace", `{"metadata":{"name":"n","name` + "\u017f" + `pace":"x"}}`, false},
+		{"case variant name", `{"metadata":{"Name":"n"}}`, false},
+		{"case variant metadata", `{"Metadata":{"name":"n"}}`, false},
+		{"duplicate kind", `{"kind":"A","kind":"B"}`, false},
+		{"duplicate metadata", `{"metadata":{"name":"a"},"metadata":{"name":"b"}}`, false},
+		{"duplicate name", `{"metadata":{"name":"a","name":"b"}}`, false},
+		{"metadata null", `{"kind":"K","metadata":null}`, false},
+		{"metadata string", `{"kind":"K","metadata":"x"}`, false},
+		{"metadata list", `{"kind":"K","metadata":[]}`, false},
+		{"name number", `{"kind":"K","metadata":{"name":3}}`, false},
+		{"name null", `{"kind":"K","metadata":{"name":null}}`, false},
+		{"namespace object", `{"kind":"K","metadata":{"name":"n","namespace":{}}}`, false},
+		{"kind number", `{"kind":1}`, false},
+		{"kind null", `{"kind":null}`, false},
+		{"apiVersion bool", `{"apiVersion":true}`, false},
+		{"items", `{"apiVersion":"v1","kind":"List","items":[{"kind":"K"}]}`, false},
+		{"items not list", `{"kind":"List","items":{}}`, false},
+		{"Items", `{"kind":"List","Items":[]}`, false},
+		{"invalid utf-8 in name", "{\"metadata\":{\"name\":\"a\xffb\"}}", false},
+		{"null", `null`, false},
+		{"null with space", " null\n", false},
+		{"top-level list", `[{"kind":"K"}]`, false},
+		{"top-level string", `"kind"`, false},
+		{"top-level number", `1`, false},
+		{"empty", ``, false},
+		{"trailing garbage", `{"kind":"K"} x`, false},
+		{"two values", `{"kind":"K"}{}`, false},
+		{"unclosed", `{"kind":"K"`, false},
+		{"trailing comma", `{"kind":"K",}`, false},
+		{"bad number", `{"spec":01}`, false},
+		{"bad fraction", `{"spec":1.}`, false},
+		{"bad exponent", `{"spec":1e}`, false},
+		{"bare minus", `{"spec":-}`, false},
+		{"bad literal", `{"spec":nul}`, false},
+		{"bad escape", `{"spec":"\x"}`, false},
+		{"short unicode escape", `{"spec":"\u12"}`, false},
+		{"control char", "{\"spec\":\"a\tb\"}", false},
+		{"single quotes", `{'kind':'K'}`, false},
+		{"missing colon", `{"kind" "K"}`, false},
+		{"unclosed array", `{"spec":[1,2}`, false},
+		{"bom", "\xef\xbb\xbf{}", false},
+		{"deep", `{"spec":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `}`, false},
+	} {
+		if got := sameHeader(t, tc.name, []byte(tc.js)); got != tc.scanned {
+			t.Errorf("%s: scanned = %v, want %v", tc.name, got, tc.scanned)
+		}
+	}
+}
+
+// TestScanHeaderCorpus compares the scan with encoding/json on every
+// manifest at hand: the golden inputs, the examples and, when the module
+// cache has them, the Gateway API conformance manifests.
+func TestScanHeaderCorpus(t *testing.T) {
+	modCache := os.Getenv("GOMODCACHE")
+	if modCache == "" {
+		modCache = filepath.Join(build.Default.GOPATH, "pkg", "mod")
+	}
+	conf := filepath.Join(modCache, "sigs.k8s.io", "gateway-api", "conformance@v1.6.3")
+	roots := []string{"../../golden", "../../examples", filepath.Join(conf, "tests"), filepath.Join(conf, "base")}
+	var docs, scanned int
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() || !corpusFile(root, path) {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			parts, _ := split(path, data)
+			for _, doc := range parts {
+				var out decoded
+				js, ok := toJSON(doc, diag.Source{File: path, Line: doc.line}, &out)
+				if !ok {
+					continue
+				}
+				d, s := compareTree(t, path, js, 0)
+				docs, scanned = docs+d, scanned+s
+			}
+			return nil
+		})
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	if docs < 100 || scanned*10 < docs*9 {
+		t.Errorf("scanned %d of %d documents; want most of at least 100", scanned, docs)
+	}
+	t.Logf("scanned %d of %d documents", scanned, docs)
+}
+
+// corpusFile picks manifests: golden inputs (an input file or anything
+// under an input directory) and YAML or JSON files elsewhere.
+func corpusFile(root, path string) bool {
+	ext := filepath.Ext(path)
+	if ext != ".yaml" && ext != ".yml" && ext != ".json" && ext != "" {
+		return false
+	}
+	if filepath.Base(root) != "golden" {
+		return ext != ""
+	}
+	return strings.Contains(filepath.ToSlash(path), "/input")
+}
+
+// compareTree compares a document's header and those of its List items.
+func compareTree(t *testing.T, name string, js []byte, depth int) (docs, scanned int) {
+	t.Helper()
+	docs = 1
+	if sameHeader(t, name, js) {
+		scanned = 1
+	}
+	h, err := readHeaderJSON(js)
+	if err != nil || depth >= maxListDepth {
+		return docs, scanned
+	}
+	for _, item := range h.items {
+		d, s := compareTree(t, name, item, depth+1)
+		docs, scanned = docs+d, scanned+s
+	}
+	return docs, scanned
+}
+
+func FuzzReadHeader(f *testing.F) {
+	for _, s := range []string{
+		`{"apiVersion":"v1","kind":"Service","metadata":{"name":"a","namespace":"b"},"spec":{"x":[1,2.5e3,"\u00e9"]}}`,
+		`{"Kind":"A","metadata":{"NAME":"x"}}`,
+		`{"kind":"List","items":[{"kind":"K"}]}`,
+		`null`, `[]`, `{"spec":-0.0E-1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, js []byte) {
+		sameHeader(t, "fuzz", js)
+	})
+}
+
+func BenchmarkReadHeader(b *testing.B) {
+	p := routesFile(b, 1)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	docs, _ := split(p, data)
+	var out decoded
+	js, ok := toJSON(docs[0], diag.Source{}, &out)
+	if !ok {
+		b.Fatal(out.errors)
+	}
+	for _, bc := range []struct {
+		name string
+		read func([]byte) (header, error)
+	}{{"scan", readHeader}, {"encoding-json", readHeaderJSON}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(js)))
+			for b.Loop() {
+				if _, err := bc.read(js); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
