@@ -25,19 +25,29 @@ conformance:
 conformance-doc:
 	cd conformance && $(GO) test -count=1 -run '^TestUpstreamSuite$$' -v . -update-doc
 
-# bench runs every Go benchmark: the stages (bench/), the renderers and the
-# whole CLI run (cmd/) on generated sets of 1k and 10k routes, plus the
-# packages' own micro-benchmarks. BENCH_SIZES=1000,10000,100000 adds 100k
-# (minutes per benchmark); BENCH narrows the benchmarks run, as -bench does.
-# bench-binary prints wall time and peak RSS of the built binary instead
-# (bench/run.sh; BENCH_ROUTES picks the sizes). docs/performance.md says
-# what they measured.
+# bench runs every Go benchmark: the stages and the bare-decode floor
+# (bench/), the renderers and the whole CLI run (cmd/) on generated sets of
+# 1k and 10k routes, plus the packages' own micro-benchmarks. Each stage
+# reports ns/route, so that sizes compare: BENCH_SIZES=10000,100000 (or
+# GWSIM_BENCH_SIZES in the environment) shows whether a stage grows faster
+# than linear (100k takes minutes per benchmark); BENCH narrows the
+# benchmarks run, as -bench does.
+# bench-binary times the built binary instead: bare decode, `gwsim -f` and
+# `gwsim check` per size, wall and CPU time, peak RSS, ratio to bare decode
+# and cost per route, as the Markdown table docs/performance.md holds
+# (bench/run.sh; BENCH_ROUTES picks the sizes, REPEAT the runs per command).
 BENCH ?= .
+ifdef GWSIM_BENCH_SIZES
+BENCH_SIZES ?= $(GWSIM_BENCH_SIZES)
+else
 BENCH_SIZES ?= 1000,10000
+endif
 BENCH_ROUTES ?= 1000 10000 100000
 
+# -timeout 0: at 100k a package's benchmarks run longer than go test's
+# default 10 minutes.
 bench:
-	GWSIM_BENCH_SIZES=$(BENCH_SIZES) $(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./...
+	GWSIM_BENCH_SIZES=$(BENCH_SIZES) $(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -timeout 0 ./...
 
 bench-binary:
 	bench/run.sh $(BENCH_ROUTES)

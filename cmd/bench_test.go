@@ -13,8 +13,9 @@ import (
 // sizes synth.Sizes returns; the other stages are benchmarked in package
 // bench. Both report ns per route next to ns/op, so that sizes compare.
 
-// forEachSize runs bench once per size on the standard generated set.
-func forEachSize(b *testing.B, bench func(b *testing.B, dir string)) {
+// forEachSize runs bench once per size on the standard generated set, with
+// the set's directory and its number of routes.
+func forEachSize(b *testing.B, bench func(b *testing.B, dir string, routes int)) {
 	sizes, err := synth.Sizes()
 	if err != nil {
 		b.Fatal(err)
@@ -25,37 +26,14 @@ func forEachSize(b *testing.B, bench func(b *testing.B, dir string)) {
 			if err := synth.Generate(synth.Standard(n)).WriteDir(dir); err != nil {
 				b.Fatal(err)
 			}
-			bench(b, dir)
+			bench(b, dir, n)
 		})
 	}
 }
 
-func reportPerRoute(b *testing.B, dir string) {
-	n := 0
-	for _, s := range strings.Split(b.Name(), "/") {
-		if v, ok := strings.CutPrefix(s, "routes="); ok {
-			n = parseSize(v)
-		}
-	}
-	if n > 0 {
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/route")
-	}
-}
-
-// parseSize reads back a synth.SizeName value ("10k" or "1500").
-func parseSize(v string) int {
-	mult := 1
-	if s, ok := strings.CutSuffix(v, "k"); ok {
-		v, mult = s, 1000
-	}
-	n := 0
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return 0
-		}
-		n = 10*n + int(c-'0')
-	}
-	return n * mult
+// reportPerRoute reports the time per route next to ns/op.
+func reportPerRoute(b *testing.B, routes int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(routes), "ns/route")
 }
 
 // BenchmarkRender renders the outcome of one pipeline run with each
@@ -71,7 +49,7 @@ func BenchmarkRender(b *testing.B) {
 		{"status", statusCommand()},
 		{"check", checkCommand()},
 	}
-	forEachSize(b, func(b *testing.B, dir string) {
+	forEachSize(b, func(b *testing.B, dir string, routes int) {
 		flags := &pipelineFlags{Files: []string{dir}, ControllerName: defaultControllerName}
 		out, err := runPipeline(context.Background(), flags, Streams{Err: io.Discard}, Env{})
 		if err != nil {
@@ -89,7 +67,7 @@ func BenchmarkRender(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
-					reportPerRoute(b, dir)
+					reportPerRoute(b, routes)
 				})
 			}
 		}
@@ -100,7 +78,7 @@ func BenchmarkRender(b *testing.B) {
 // discarded: `gwsim -f DIR` (load, reconcile to fixpoint, translate, render
 // routes, IR and status) and `gwsim check -f DIR`.
 func BenchmarkExecute(b *testing.B) {
-	forEachSize(b, func(b *testing.B, dir string) {
+	forEachSize(b, func(b *testing.B, dir string, routes int) {
 		for _, c := range []struct {
 			name string
 			args []string
@@ -117,7 +95,7 @@ func BenchmarkExecute(b *testing.B) {
 						b.Fatalf("exit %d: %s", code, stderr.String())
 					}
 				}
-				reportPerRoute(b, dir)
+				reportPerRoute(b, routes)
 			})
 		}
 	})
