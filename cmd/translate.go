@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
@@ -48,18 +50,31 @@ func renderTranslate(w io.Writer, f format, out outcome) error {
 	}
 	sections := []struct {
 		title  string
-		render func() error
+		render func(io.Writer) error
 	}{
-		{"Routes", func() error { return renderRoutes(w, formatText, out.Result.Output.IR) }},
-		{"IR", func() error { return renderIR(w, formatYAML, out.Result.Output.IR) }},
-		{"Status", func() error { return renderStatus(w, formatYAML, out.Result.Objects) }},
+		{"Routes", func(w io.Writer) error { return renderRoutes(w, formatText, out.Result.Output.IR) }},
+		{"IR", func(w io.Writer) error { return renderIR(w, formatYAML, out.Result.Output.IR) }},
+		{"Status", func(w io.Writer) error { return renderStatus(w, formatYAML, out.Result.Objects) }},
 	}
+	// The sections are independent, so they render at once into buffers
+	// of their own (a large run spends as long rendering as reconciling),
+	// and are written out in order.
+	bufs := make([]bytes.Buffer, len(sections))
+	errs := make([]error, len(sections))
+	var wg sync.WaitGroup
 	for i, s := range sections {
+		wg.Go(func() { errs[i] = s.render(&bufs[i]) })
+	}
+	wg.Wait()
+	for i, s := range sections {
+		if errs[i] != nil {
+			return errs[i]
+		}
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "== %s ==\n", s.title)
-		if err := s.render(); err != nil {
+		if _, err := bufs[i].WriteTo(w); err != nil {
 			return err
 		}
 	}
