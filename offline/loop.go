@@ -111,10 +111,7 @@ func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses, work
 		if err != nil {
 			return pass, err
 		}
-		changed, err := before.diff(after)
-		if err != nil {
-			return pass, err
-		}
+		changed := before.diff(after)
 		if len(changed) == 0 {
 			return pass, nil
 		}

@@ -1,13 +1,12 @@
 package offline
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/gwsim/gwsim/offline/controller"
@@ -46,34 +45,23 @@ func takeSnapshot(ctx context.Context, c client.Reader, ts []target) (snapshot, 
 
 // sameState reports whether two reads of one object agree on generation
 // and status.
-func sameState(a, b client.Object) (bool, error) {
+func sameState(a, b client.Object) bool {
 	if a.GetResourceVersion() == b.GetResourceVersion() {
-		return true, nil
+		return true
 	}
-	if a.GetGeneration() != b.GetGeneration() {
-		return false, nil
-	}
-	sa, err := statusJSON(a)
-	if err != nil {
-		return false, err
-	}
-	sb, err := statusJSON(b)
-	if err != nil {
-		return false, err
-	}
-	return bytes.Equal(sa, sb), nil
+	return a.GetGeneration() == b.GetGeneration() && equality.Semantic.DeepEqual(statusOf(a), statusOf(b))
 }
 
-// statusJSON renders the object's Status field, or the whole object for
+// statusOf returns the object's Status field, or the whole object for
 // types without one.
-func statusJSON(o client.Object) ([]byte, error) {
+func statusOf(o client.Object) any {
 	v := reflect.ValueOf(o)
 	if v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
 		if f := v.Elem().FieldByName("Status"); f.IsValid() {
-			return json.Marshal(f.Interface())
+			return f.Interface()
 		}
 	}
-	return json.Marshal(o)
+	return o
 }
 
 // refs returns the objects of kind in namespace/name order.
@@ -81,19 +69,10 @@ func (s snapshot) refs(kind string) []diag.ObjectRef { return s.byKind[kind] }
 
 // diff returns the objects whose recorded content differs, or that exist in
 // only one of the snapshots, sorted.
-func (s snapshot) diff(o snapshot) ([]diag.ObjectRef, error) {
+func (s snapshot) diff(o snapshot) []diag.ObjectRef {
 	var out []diag.ObjectRef
 	for ref, st := range s.state {
-		other, ok := o.state[ref]
-		if !ok {
-			out = append(out, ref)
-			continue
-		}
-		same, err := sameState(st, other)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", ref, err)
-		}
-		if !same {
+		if other, ok := o.state[ref]; !ok || !sameState(st, other) {
 			out = append(out, ref)
 		}
 	}
@@ -103,5 +82,5 @@ func (s snapshot) diff(o snapshot) ([]diag.ObjectRef, error) {
 		}
 	}
 	slices.SortFunc(out, diag.ObjectRef.Compare)
-	return out, nil
+	return out
 }
