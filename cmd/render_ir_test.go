@@ -50,3 +50,27 @@ func TestRenderIR(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderIRByGatewayIsOneDocument checks that writing the IR one
+// Gateway at a time gives the bytes of encoding it whole (the golden
+// cases check the same on real output).
+func TestRenderIRByGatewayIsOneDocument(t *testing.T) {
+	model := ir.IR{}
+	for i, name := range []string{"a/one", "b/two", "c/three"} {
+		model.Gateways = append(model.Gateways, ir.Gateway{
+			Name: name, Class: "gwsim",
+			Listeners: []ir.Listener{{Port: int32(80 + i), Protocol: "HTTP", Listeners: []ir.GatewayListener{{Name: "http", Protocol: "HTTP"}},
+				VirtualHosts: []ir.VirtualHost{{Hostname: "*", Listener: "http", Routes: []ir.Route{{Match: ir.Match{PathType: "PathPrefix", Path: "/"}}}}}}},
+		})
+	}
+	var whole, chunked bytes.Buffer
+	if err := writeYAML(&whole, model); err != nil {
+		t.Fatal(err)
+	}
+	if err := renderIR(&chunked, formatYAML, model); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(whole.String(), chunked.String()); diff != "" {
+		t.Errorf("IR written by Gateway differs from the whole document (-whole +by Gateway):\n%s", diff)
+	}
+}

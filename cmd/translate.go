@@ -56,25 +56,32 @@ func renderTranslate(w io.Writer, f format, out outcome) error {
 		{"IR", func(w io.Writer) error { return renderIR(w, formatYAML, out.Result.Output.IR) }},
 		{"Status", func(w io.Writer) error { return renderStatus(w, formatYAML, out.Result.Objects) }},
 	}
-	// The sections are independent, so they render at once into buffers
-	// of their own (a large run spends as long rendering as reconciling),
-	// and are written out in order.
-	bufs := make([]bytes.Buffer, len(sections))
-	errs := make([]error, len(sections))
+	// The sections are independent. Status renders into a buffer of its
+	// own in the background while routes and IR are written straight out,
+	// so that a large run renders on two cores without holding all of its
+	// output (hundreds of megabytes at 100k routes) in memory.
+	var status bytes.Buffer
+	var statusErr error
 	var wg sync.WaitGroup
+	last := len(sections) - 1
+	wg.Go(func() { statusErr = sections[last].render(&status) })
 	for i, s := range sections {
-		wg.Go(func() { errs[i] = s.render(&bufs[i]) })
-	}
-	wg.Wait()
-	for i, s := range sections {
-		if errs[i] != nil {
-			return errs[i]
-		}
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "== %s ==\n", s.title)
-		if _, err := bufs[i].WriteTo(w); err != nil {
+		if i == last {
+			wg.Wait()
+			if statusErr != nil {
+				return statusErr
+			}
+			if _, err := status.WriteTo(w); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := s.render(w); err != nil {
+			wg.Wait()
 			return err
 		}
 	}
