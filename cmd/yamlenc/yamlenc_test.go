@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/gwsim/gwsim/internal/corpus"
 )
 
 // same checks that Marshal and Encode agree with sigs.k8s.io/yaml.Marshal
@@ -221,35 +222,13 @@ func TestGolden(t *testing.T) {
 
 // TestConformance round-trips the Gateway API conformance manifests.
 func TestConformance(t *testing.T) {
-	dir := conformanceDir()
-	if dir == "" {
-		t.Skip("conformance module not in the module cache")
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "tests", "*.yaml"))
-	base, _ := filepath.Glob(filepath.Join(dir, "base", "*.yaml"))
-	files = append(files, base...)
+	files := corpus.ConformanceManifests()
 	if len(files) == 0 {
-		t.Skip("no conformance manifests")
+		t.Skip("conformance module not in the module cache")
 	}
 	for _, f := range files {
 		roundTripFile(t, f)
 	}
-}
-
-func conformanceDir() string {
-	cache := os.Getenv("GOMODCACHE")
-	if cache == "" {
-		out, err := exec.Command("go", "env", "GOMODCACHE").Output()
-		if err != nil {
-			return ""
-		}
-		cache = strings.TrimSpace(string(out))
-	}
-	dir := filepath.Join(cache, "sigs.k8s.io", "gateway-api", "conformance@v1.6.3")
-	if _, err := os.Stat(dir); err != nil {
-		return ""
-	}
-	return dir
 }
 
 func roundTripFile(t *testing.T, path string) {

@@ -1,7 +1,6 @@
 package load
 
 import (
-	"go/build"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwsim/gwsim/internal/corpus"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -107,12 +107,10 @@ func TestScanHeaderTricky(t *testing.T) {
 // manifest at hand: the golden inputs, the examples and, when the module
 // cache has them, the Gateway API conformance manifests.
 func TestScanHeaderCorpus(t *testing.T) {
-	modCache := os.Getenv("GOMODCACHE")
-	if modCache == "" {
-		modCache = filepath.Join(build.Default.GOPATH, "pkg", "mod")
+	roots := []string{"../../golden", "../../examples"}
+	if conf := corpus.ConformanceDir(); conf != "" {
+		roots = append(roots, filepath.Join(conf, "tests"), filepath.Join(conf, "base"))
 	}
-	conf := filepath.Join(modCache, "sigs.k8s.io", "gateway-api", "conformance@v1.6.3")
-	roots := []string{"../../golden", "../../examples", filepath.Join(conf, "tests"), filepath.Join(conf, "base")}
 	var docs, scanned int
 	for _, root := range roots {
 		err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {

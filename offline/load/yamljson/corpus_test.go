@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
 
 	"github.com/gwsim/gwsim/bench/synth"
+	"github.com/gwsim/gwsim/internal/corpus"
 )
 
 // TestConvertMatchesYAMLToJSONStrictOnCorpus is the acceptance evidence for
@@ -100,27 +99,17 @@ func treeDocs(t *testing.T, dir string) [][]byte {
 // conformanceDocs reads the manifests of the conformance module, which is
 // not a dependency of this module, from the module cache.
 func conformanceDocs(t *testing.T) [][]byte {
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		t.Skipf("go env GOMODCACHE: %v", err)
-	}
-	dir := filepath.Join(strings.TrimSpace(string(out)), "sigs.k8s.io", "gateway-api", "conformance@v1.6.3")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("conformance module not in the module cache: %v", err)
+	files := corpus.ConformanceManifests()
+	if len(files) == 0 {
+		t.Skip("conformance module not in the module cache")
 	}
 	var docs [][]byte
-	for _, pattern := range []string{"tests/*.yaml", "base/*.yaml"} {
-		files, err := filepath.Glob(filepath.Join(dir, pattern))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			docs = append(docs, splitDocs(data)...)
-		}
+		docs = append(docs, splitDocs(data)...)
 	}
 	return docs
 }
