@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"io"
 
 	"github.com/gwsim/gwsim/translate/ir"
@@ -11,18 +12,16 @@ func renderIR(w io.Writer, f format, model ir.IR) error {
 	if f == formatJSON || len(model.Gateways) == 0 {
 		return writeData(w, f, model)
 	}
-	// One Gateway at a time: the encoder holds the whole JSON of what it
-	// is given, and the IR of a large input is hundreds of megabytes. The
-	// bytes are the same as encoding model at once, since a block
-	// sequence under a top-level key is not indented: "gateways:" followed
-	// by each Gateway encoded as a one-item sequence.
+	// Gateway by Gateway: the encoder holds the whole JSON of what it is
+	// given, and the IR of a large input is hundreds of megabytes; a few
+	// Gateways encode at once, on the cores there are. The bytes are the
+	// same as encoding model at once, since a block sequence under a
+	// top-level key is not indented: "gateways:" followed by each Gateway
+	// encoded as a one-item sequence.
 	if _, err := io.WriteString(w, "gateways:\n"); err != nil {
 		return err
 	}
-	for i := range model.Gateways {
-		if err := writeYAML(w, model.Gateways[i:i+1]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writeOrdered(w, len(model.Gateways), func(i int, out *bytes.Buffer) error {
+		return writeYAML(out, model.Gateways[i:i+1])
+	})
 }
