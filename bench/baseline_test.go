@@ -1,6 +1,7 @@
 package bench_test
 
 import (
+	"github.com/gwsim/gwsim/bench/benchset"
 	"runtime"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 // JSON, then JSON into the struct), on one goroutine, and nothing else: no
 // strictness, no sources, no conversion, no sorting (see package baseline).
 func BenchmarkBareDecodeSerial(b *testing.B) {
-	forEachSize(b, func(b *testing.B, dir string) {
+	benchset.ForEachSize(b, func(b *testing.B, dir string, _ int) {
 		for b.Loop() {
 			bareDecode(b, dir, 1)
 		}
@@ -24,7 +25,7 @@ func BenchmarkBareDecodeSerial(b *testing.B) {
 // as gwsim's loader decodes: the fair floor for the whole-run ratio, and
 // what bench/decode runs.
 func BenchmarkBareDecodeParallel(b *testing.B) {
-	forEachSize(b, func(b *testing.B, dir string) {
+	benchset.ForEachSize(b, func(b *testing.B, dir string, _ int) {
 		for b.Loop() {
 			bareDecode(b, dir, runtime.GOMAXPROCS(0))
 		}

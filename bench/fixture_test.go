@@ -8,7 +8,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/gwsim/gwsim/bench/synth"
 	"github.com/gwsim/gwsim/offline"
 	"github.com/gwsim/gwsim/offline/controller"
 	"github.com/gwsim/gwsim/offline/load"
@@ -23,27 +22,6 @@ const controllerName = "gwsim.dev/gateway-controller"
 // options are the CLI's: conditions stamped at the Unix epoch.
 func options() offline.Options {
 	return offline.Options{Translate: translate.Options{Now: metav1.NewTime(time.Unix(0, 0).UTC())}}
-}
-
-// forEachSize runs bench once per configured size, as a sub-benchmark named
-// after the size, with the standard set for that size written to a
-// directory of its own. It reports the time per route next to ns/op.
-func forEachSize(b *testing.B, bench func(b *testing.B, dir string)) {
-	sizes, err := synth.Sizes()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, n := range sizes {
-		b.Run(synth.SizeName(n), func(b *testing.B) {
-			dir := b.TempDir()
-			if err := synth.Generate(synth.Standard(n)).WriteDir(dir); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			bench(b, dir)
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/route")
-		})
-	}
 }
 
 // loaded is what the CLI hands the offline controller: the loaded objects
@@ -88,7 +66,7 @@ func reconciled(b *testing.B, l loaded) client.Client {
 func inputOf(objs []client.Object, sources diag.Sources) translate.Input {
 	in := translate.Input{Sources: sources}
 	for _, o := range objs {
-		addTo(&in, o)
+		in.Add(o)
 	}
 	return in
 }

@@ -2,6 +2,7 @@ package bench_test
 
 import (
 	"context"
+	"github.com/gwsim/gwsim/bench/benchset"
 	"testing"
 
 	"github.com/gwsim/gwsim/offline"
@@ -12,7 +13,7 @@ import (
 // BenchmarkDecode is gwsim's load stage: read, split, convert YAML to JSON,
 // decode strictly into typed objects, convert to v1, deduplicate and sort.
 func BenchmarkDecode(b *testing.B) {
-	forEachSize(b, func(b *testing.B, dir string) {
+	benchset.ForEachSize(b, func(b *testing.B, dir string, _ int) {
 		for b.Loop() {
 			res := load.Load(load.Options{Paths: []string{dir}})
 			if len(res.Errors) > 0 {
@@ -24,7 +25,7 @@ func BenchmarkDecode(b *testing.B) {
 
 // BenchmarkStore builds the indexed store offline.Run reconciles against.
 func BenchmarkStore(b *testing.B) {
-	forEachSize(b, func(b *testing.B, dir string) {
+	benchset.ForEachSize(b, func(b *testing.B, dir string, _ int) {
 		l := loadDir(b, dir)
 		for b.Loop() {
 			newStore(b, l)
@@ -35,7 +36,7 @@ func BenchmarkStore(b *testing.B) {
 // BenchmarkReconcile runs the reconcilers to fixpoint on a fresh store
 // (built outside the timer) and reports the passes it took.
 func BenchmarkReconcile(b *testing.B) {
-	forEachSize(b, func(b *testing.B, dir string) {
+	benchset.ForEachSize(b, func(b *testing.B, dir string, _ int) {
 		l := loadDir(b, dir)
 		passes := 0
 		for b.Loop() {
@@ -54,7 +55,7 @@ func BenchmarkReconcile(b *testing.B) {
 // BenchmarkReadWorld lists every kind back from a settled store and
 // translates the whole world once, as offline.Run ends.
 func BenchmarkReadWorld(b *testing.B) {
-	forEachSize(b, func(b *testing.B, dir string) {
+	benchset.ForEachSize(b, func(b *testing.B, dir string, _ int) {
 		l := loadDir(b, dir)
 		c := reconciled(b, l)
 		for b.Loop() {
@@ -67,7 +68,7 @@ func BenchmarkReadWorld(b *testing.B) {
 
 // BenchmarkTranslate is translate.Translate alone over the settled world.
 func BenchmarkTranslate(b *testing.B) {
-	forEachSize(b, func(b *testing.B, dir string) {
+	benchset.ForEachSize(b, func(b *testing.B, dir string, _ int) {
 		l := loadDir(b, dir)
 		res, err := offline.ReadWorld(context.Background(), reconciled(b, l), l.sources, options())
 		if err != nil {
@@ -84,7 +85,7 @@ func BenchmarkTranslate(b *testing.B) {
 // BenchmarkRun is offline.Run: store, reconcile to fixpoint, read back and
 // translate. Load and rendering are not included.
 func BenchmarkRun(b *testing.B) {
-	forEachSize(b, func(b *testing.B, dir string) {
+	benchset.ForEachSize(b, func(b *testing.B, dir string, _ int) {
 		l := loadDir(b, dir)
 		for b.Loop() {
 			if _, err := offline.Run(context.Background(), l.objs, l.sources, options()); err != nil {

@@ -6,35 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gwsim/gwsim/bench/synth"
+	"github.com/gwsim/gwsim/bench/benchset"
 )
 
 // Benchmarks of the renderers and of the whole CLI run (issue 7), at the
 // sizes synth.Sizes returns; the other stages are benchmarked in package
 // bench. Both report ns per route next to ns/op, so that sizes compare.
-
-// forEachSize runs bench once per size on the standard generated set, with
-// the set's directory and its number of routes.
-func forEachSize(b *testing.B, bench func(b *testing.B, dir string, routes int)) {
-	sizes, err := synth.Sizes()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, n := range sizes {
-		b.Run(synth.SizeName(n), func(b *testing.B) {
-			dir := b.TempDir()
-			if err := synth.Generate(synth.Standard(n)).WriteDir(dir); err != nil {
-				b.Fatal(err)
-			}
-			bench(b, dir, n)
-		})
-	}
-}
-
-// reportPerRoute reports the time per route next to ns/op.
-func reportPerRoute(b *testing.B, routes int) {
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(routes), "ns/route")
-}
 
 // BenchmarkRender renders the outcome of one pipeline run with each
 // command's renderer, in its default format and in json.
@@ -49,7 +26,7 @@ func BenchmarkRender(b *testing.B) {
 		{"status", statusCommand()},
 		{"check", checkCommand()},
 	}
-	forEachSize(b, func(b *testing.B, dir string, routes int) {
+	benchset.ForEachSize(b, func(b *testing.B, dir string, routes int) {
 		flags := &pipelineFlags{Files: []string{dir}, ControllerName: defaultControllerName}
 		out, err := runPipeline(context.Background(), flags, Streams{Err: io.Discard}, Env{})
 		if err != nil {
@@ -67,7 +44,7 @@ func BenchmarkRender(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
-					reportPerRoute(b, routes)
+					benchset.ReportPerRoute(b, routes)
 				})
 			}
 		}
@@ -78,7 +55,7 @@ func BenchmarkRender(b *testing.B) {
 // discarded: `gwsim -f DIR` (load, reconcile to fixpoint, translate, render
 // routes, IR and status) and `gwsim check -f DIR`.
 func BenchmarkExecute(b *testing.B) {
-	forEachSize(b, func(b *testing.B, dir string, routes int) {
+	benchset.ForEachSize(b, func(b *testing.B, dir string, routes int) {
 		for _, c := range []struct {
 			name string
 			args []string
@@ -95,7 +72,7 @@ func BenchmarkExecute(b *testing.B) {
 						b.Fatalf("exit %d: %s", code, stderr.String())
 					}
 				}
-				reportPerRoute(b, routes)
+				benchset.ReportPerRoute(b, routes)
 			})
 		}
 	})

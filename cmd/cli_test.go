@@ -365,3 +365,22 @@ func TestProfileFlags(t *testing.T) {
 		t.Errorf("--profile=gpu: exit %d, want %d", got.code, exitUsage)
 	}
 }
+
+// TestSummaryFollowsOutput checks the order a terminal shows, where stdout
+// and stderr meet: stdout is buffered, and must be written out before the
+// findings and summary line on stderr.
+func TestSummaryFollowsOutput(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "all.yaml")
+	broken := strings.Replace(routeYAML, "name: api", "name: missing", 1)
+	if err := os.WriteFile(path, []byte(gatewayYAML+"---\n"+broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var both bytes.Buffer
+	code := ExecuteWith([]string{"routes", "-f", path}, Streams{In: strings.NewReader(""), Out: &both, Err: &both}, Env{})
+	out := both.String()
+	table, summary := strings.Index(out, "GATEWAY"), strings.Index(out, "gwsim: ")
+	if code == exitUsage || table < 0 || summary < 0 || summary < table {
+		t.Errorf("exit %d; want the table (at %d) before the summary (at %d):\n%s", code, table, summary, out)
+	}
+}

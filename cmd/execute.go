@@ -61,6 +61,16 @@ func ExecuteWith(args []string, streams Streams, env Env) (code int) {
 	return exitCode(streams.Err, c.CommandPath(), err)
 }
 
+// flushOut writes out what stdout holds, if it is buffered, before the
+// command writes to stderr: on a terminal, where both streams meet, a
+// summary on stderr must follow the output it summarises.
+func flushOut(w io.Writer) error {
+	if f, ok := w.(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
+}
+
 // exitCode prints err, if it has anything left to say, and maps it to an
 // exit code. Errors that are not exitErrors come from cobra (unknown command
 // or flag) or from writing output, and both are exit 2.

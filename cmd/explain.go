@@ -100,6 +100,9 @@ func (e *explainFlags) run(c *cobra.Command, rawURL string, streams Streams, env
 	if err := renderExplain(streams.Out, f, trace); err != nil {
 		return err
 	}
+	if err := flushOut(streams.Out); err != nil {
+		return err
+	}
 	if e.pipeline.Verbose {
 		printFindings(streams.Err, out.Findings)
 	}

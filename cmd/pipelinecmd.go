@@ -54,6 +54,9 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 		return err
 	}
 	markStage(c.Context(), "render")
+	if err := flushOut(streams.Out); err != nil {
+		return err
+	}
 	if p.findingsAreOutput {
 		return exitFor(out)
 	}

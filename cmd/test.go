@@ -81,6 +81,9 @@ func (t *testFlags) run(c *cobra.Command, streams Streams, env Env) error {
 	if err := renderTestReport(streams.Out, f, report); err != nil {
 		return err
 	}
+	if err := flushOut(streams.Out); err != nil {
+		return err
+	}
 	if t.pipeline.Verbose {
 		printFindings(streams.Err, out.Findings)
 	}

@@ -19,50 +19,24 @@ import (
 	"github.com/gwsim/gwsim/translate"
 )
 
-// worldKind is one kind of translate.Input: how to list it and where it goes.
-type worldKind struct {
-	newList func() client.ObjectList
-	addTo   func(in *translate.Input, o client.Object)
-}
-
-// worldKinds returns every kind translate.Input holds.
-func worldKinds() []worldKind {
-	ks := []worldKind{
-		{func() client.ObjectList { return &gwv1.GatewayClassList{} }, func(in *translate.Input, o client.Object) {
-			in.GatewayClasses = append(in.GatewayClasses, o.(*gwv1.GatewayClass))
-		}},
-		{func() client.ObjectList { return &gwv1.GatewayList{} }, func(in *translate.Input, o client.Object) {
-			in.Gateways = append(in.Gateways, o.(*gwv1.Gateway))
-		}},
-		{func() client.ObjectList { return &gwv1.ListenerSetList{} }, func(in *translate.Input, o client.Object) {
-			in.ListenerSets = append(in.ListenerSets, o.(*gwv1.ListenerSet))
-		}},
-		{func() client.ObjectList { return &gwv1.BackendTLSPolicyList{} }, func(in *translate.Input, o client.Object) {
-			in.BackendTLSPolicies = append(in.BackendTLSPolicies, o.(*gwv1.BackendTLSPolicy))
-		}},
-		{func() client.ObjectList { return &gwv1.ReferenceGrantList{} }, func(in *translate.Input, o client.Object) {
-			in.ReferenceGrants = append(in.ReferenceGrants, o.(*gwv1.ReferenceGrant))
-		}},
-		{func() client.ObjectList { return &corev1.ServiceList{} }, func(in *translate.Input, o client.Object) {
-			in.Services = append(in.Services, o.(*corev1.Service))
-		}},
-		{func() client.ObjectList { return &discoveryv1.EndpointSliceList{} }, func(in *translate.Input, o client.Object) {
-			in.EndpointSlices = append(in.EndpointSlices, o.(*discoveryv1.EndpointSlice))
-		}},
-		{func() client.ObjectList { return &corev1.SecretList{} }, func(in *translate.Input, o client.Object) {
-			in.Secrets = append(in.Secrets, o.(*corev1.Secret))
-		}},
-		{func() client.ObjectList { return &corev1.ConfigMapList{} }, func(in *translate.Input, o client.Object) {
-			in.ConfigMaps = append(in.ConfigMaps, o.(*corev1.ConfigMap))
-		}},
-		{func() client.ObjectList { return &corev1.NamespaceList{} }, func(in *translate.Input, o client.Object) {
-			in.Namespaces = append(in.Namespaces, o.(*corev1.Namespace))
-		}},
+// worldLists returns a new List of every kind translate.Input holds.
+func worldLists() []func() client.ObjectList {
+	lists := []func() client.ObjectList{
+		func() client.ObjectList { return &gwv1.GatewayClassList{} },
+		func() client.ObjectList { return &gwv1.GatewayList{} },
+		func() client.ObjectList { return &gwv1.ListenerSetList{} },
+		func() client.ObjectList { return &gwv1.BackendTLSPolicyList{} },
+		func() client.ObjectList { return &gwv1.ReferenceGrantList{} },
+		func() client.ObjectList { return &corev1.ServiceList{} },
+		func() client.ObjectList { return &discoveryv1.EndpointSliceList{} },
+		func() client.ObjectList { return &corev1.SecretList{} },
+		func() client.ObjectList { return &corev1.ConfigMapList{} },
+		func() client.ObjectList { return &corev1.NamespaceList{} },
 	}
 	for _, k := range controller.RouteKinds() {
-		ks = append(ks, worldKind{k.NewList, k.AddTo})
+		lists = append(lists, k.NewList)
 	}
-	return ks
+	return lists
 }
 
 // readBack lists every Input kind, and every other kind among objs, once
@@ -73,8 +47,8 @@ func readBack(ctx context.Context, c client.Client, objs []client.Object) ([]cli
 	var in translate.Input
 	var groups []kindGroup
 	listed := map[schema.GroupVersionKind]bool{}
-	for _, k := range worldKinds() {
-		list := k.newList()
+	for _, newList := range worldLists() {
+		list := newList()
 		gvk, err := itemKind(s, list)
 		if err != nil {
 			return nil, in, err
@@ -85,7 +59,7 @@ func readBack(ctx context.Context, c client.Client, objs []client.Object) ([]cli
 			return nil, in, fmt.Errorf("listing %s: %w", gvk.Kind, err)
 		}
 		for _, o := range items {
-			k.addTo(&in, o)
+			in.Add(o)
 		}
 		groups = append(groups, kindGroup{gvk.Kind, items})
 	}

@@ -6,14 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/evaluate"
+	"github.com/gwsim/gwsim/translate/translatetest"
 )
 
 const (
@@ -123,38 +122,14 @@ func routeRef(r *gwv1.GRPCRoute) diag.ObjectRef {
 // loadInput decodes the testdata manifests into a translate.Input.
 func loadInput(t *testing.T, files ...string) translate.Input {
 	t.Helper()
-	var in translate.Input
+	var docs []string
 	for _, f := range files {
 		b, err := os.ReadFile(filepath.Join("testdata", "grpc-conformance", f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, doc := range strings.Split(string(b), "\n---\n") {
-			var tm metav1.TypeMeta
-			if err := yaml.Unmarshal([]byte(doc), &tm); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			var obj any
-			switch tm.Kind {
-			case "GatewayClass":
-				o := &gwv1.GatewayClass{}
-				in.GatewayClasses, obj = append(in.GatewayClasses, o), o
-			case "Gateway":
-				o := &gwv1.Gateway{}
-				in.Gateways, obj = append(in.Gateways, o), o
-			case "GRPCRoute":
-				o := &gwv1.GRPCRoute{}
-				in.GRPCRoutes, obj = append(in.GRPCRoutes, o), o
-			case "Service":
-				o := &corev1.Service{}
-				in.Services, obj = append(in.Services, o), o
-			default:
-				t.Fatalf("%s: unexpected kind %q", f, tm.Kind)
-			}
-			if err := yaml.UnmarshalStrict([]byte(doc), obj); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-		}
+		docs = append(docs, strings.TrimRight(string(b), "\n"))
 	}
+	in, _ := translatetest.Decode(t, strings.Join(files, "+"), strings.Join(docs, "\n---\n"))
 	return in
 }

@@ -4,14 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
-	"sigs.k8s.io/yaml"
-
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
+	"github.com/gwsim/gwsim/translate/translatetest"
 )
 
 // testInput translates YAML documents (a GatewayClass, Gateways, routes,
@@ -20,42 +16,8 @@ import (
 // checked for the sources they name.
 func testInput(t *testing.T, docs string) Input {
 	t.Helper()
-	var in translate.Input
-	var objs []client.Object
-	in.Sources = diag.Sources{}
-	for i, doc := range strings.Split(docs, "\n---\n") {
-		var meta struct{ Kind string }
-		if err := yaml.Unmarshal([]byte(doc), &meta); err != nil {
-			t.Fatal(err)
-		}
-		var obj client.Object
-		switch meta.Kind {
-		case "GatewayClass":
-			o := &gwv1.GatewayClass{}
-			in.GatewayClasses, obj = append(in.GatewayClasses, o), o
-		case "Gateway":
-			o := &gwv1.Gateway{}
-			in.Gateways, obj = append(in.Gateways, o), o
-		case "HTTPRoute":
-			o := &gwv1.HTTPRoute{}
-			in.HTTPRoutes, obj = append(in.HTTPRoutes, o), o
-		case "Service":
-			o := &corev1.Service{}
-			in.Services, obj = append(in.Services, o), o
-		default:
-			t.Fatalf("testInput: kind %q", meta.Kind)
-		}
-		if err := yaml.UnmarshalStrict([]byte(doc), obj); err != nil {
-			t.Fatal(err)
-		}
-		if obj.GetNamespace() == "" && meta.Kind != "GatewayClass" {
-			obj.SetNamespace("default")
-		}
-		objs = append(objs, obj)
-		in.Sources[diag.ObjectRef{Kind: meta.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}] = diag.Source{File: "test.yaml", Line: i + 1}
-	}
-	out := translate.Translate(in, translate.Options{})
-	return NewInput(out, objs, in.Sources)
+	in, objs := translatetest.Decode(t, "test.yaml", docs)
+	return NewInput(translate.Translate(in, translate.Options{}), objs, in.Sources)
 }
 
 const testClass = `apiVersion: gateway.networking.k8s.io/v1

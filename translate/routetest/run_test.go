@@ -1,18 +1,13 @@
 package routetest
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	corev1 "k8s.io/api/core/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/gwsim/gwsim/translate"
-	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/explain"
+	"github.com/gwsim/gwsim/translate/translatetest"
 )
 
 // world is a Gateway with two HTTP listeners and one route attached to
@@ -52,35 +47,7 @@ spec:
 // document's index.
 func testInput(t *testing.T, docs string) explain.Input {
 	t.Helper()
-	var in translate.Input
-	var objs []client.Object
-	in.Sources = diag.Sources{}
-	for i, doc := range strings.Split(docs, "\n---\n") {
-		var meta struct{ Kind string }
-		if err := yaml.Unmarshal([]byte(doc), &meta); err != nil {
-			t.Fatal(err)
-		}
-		var obj client.Object
-		switch meta.Kind {
-		case "GatewayClass":
-			o := &gwv1.GatewayClass{}
-			in.GatewayClasses, obj = append(in.GatewayClasses, o), o
-		case "Gateway":
-			o := &gwv1.Gateway{}
-			in.Gateways, obj = append(in.Gateways, o), o
-		case "HTTPRoute":
-			o := &gwv1.HTTPRoute{}
-			in.HTTPRoutes, obj = append(in.HTTPRoutes, o), o
-		case "Service":
-			o := &corev1.Service{}
-			in.Services, obj = append(in.Services, o), o
-		}
-		if err := yaml.UnmarshalStrict([]byte(doc), obj); err != nil {
-			t.Fatal(err)
-		}
-		objs = append(objs, obj)
-		in.Sources[diag.ObjectRef{Kind: meta.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}] = diag.Source{File: "w.yaml", Line: i + 1}
-	}
+	in, objs := translatetest.Decode(t, "w.yaml", docs)
 	return explain.NewInput(translate.Translate(in, translate.Options{}), objs, in.Sources)
 }
 

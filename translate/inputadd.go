@@ -1,18 +1,18 @@
-package bench_test
+package translate
 
 import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
-
-	"github.com/gwsim/gwsim/translate"
 )
 
-// addTo appends o to the field of in that holds its kind; other kinds are
-// left out, as translate does not read them.
-func addTo(in *translate.Input, o client.Object) {
-	switch o := o.(type) {
+// Add appends obj to the field of in that holds its kind and reports
+// whether Input holds that kind at all; objects of other kinds are left
+// out, as Translate does not read them. It is the one place that maps Go
+// types onto Input's fields, for everything that builds an Input from a
+// list of objects.
+func (in *Input) Add(obj any) bool {
+	switch o := obj.(type) {
 	case *gwv1.GatewayClass:
 		in.GatewayClasses = append(in.GatewayClasses, o)
 	case *gwv1.Gateway:
@@ -43,5 +43,8 @@ func addTo(in *translate.Input, o client.Object) {
 		in.ConfigMaps = append(in.ConfigMaps, o)
 	case *corev1.Namespace:
 		in.Namespaces = append(in.Namespaces, o)
+	default:
+		return false
 	}
+	return true
 }
