@@ -45,7 +45,7 @@ func compareRouteEntries(a, b routeEntry) int {
 func compareHTTPRoutes(a, b routeEntry) int {
 	am, bm := a.route.Match, b.route.Match
 	return cmp.Or(
-		cmp.Compare(pathRank(bm.PathType), pathRank(am.PathType)),
+		cmp.Compare(PathTypeRank(bm.PathType), PathTypeRank(am.PathType)),
 		cmp.Compare(len(bm.Path), len(am.Path)),
 		cmp.Compare(boolRank(bm.Method != ""), boolRank(am.Method != "")),
 		cmp.Compare(len(bm.Headers), len(am.Headers)),
@@ -58,7 +58,9 @@ func compareHTTPRoutes(a, b routeEntry) int {
 	)
 }
 
-func pathRank(t string) int {
+// PathTypeRank orders path match types by the precedence HTTPRoute gives
+// them: Exact before RegularExpression before PathPrefix.
+func PathTypeRank(t string) int {
 	switch gwv1.PathMatchType(t) {
 	case gwv1.PathMatchExact:
 		return 3

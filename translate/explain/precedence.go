@@ -3,8 +3,7 @@ package explain
 import (
 	"fmt"
 
-	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
-
+	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
@@ -44,7 +43,7 @@ func (w *world) routeOf(o ir.Origin) *route {
 }
 
 func httpDecision(a, b ir.Match) string {
-	if pathRank(a.PathType) != pathRank(b.PathType) {
+	if translate.PathTypeRank(a.PathType) != translate.PathTypeRank(b.PathType) {
 		return fmt.Sprintf("path match type: %s %s ranks before %s %s (Exact, then RegularExpression, then PathPrefix)",
 			a.PathType, a.Path, b.PathType, b.Path)
 	}
@@ -88,14 +87,4 @@ func tieBreak(a, b *route, ao, bo ir.Origin) string {
 		return fmt.Sprintf("same route: rule %d comes before rule %d", ao.Rule, bo.Rule)
 	}
 	return fmt.Sprintf("same rule: match %d comes before match %d", ao.Match, bo.Match)
-}
-
-func pathRank(t string) int {
-	switch gwv1.PathMatchType(t) {
-	case gwv1.PathMatchExact:
-		return 3
-	case gwv1.PathMatchRegularExpression:
-		return 2
-	}
-	return 1
 }
