@@ -81,6 +81,7 @@ func Translate(in Input, opts Options) Output {
 		w.addPolicyAncestors(out.Status.BackendTLSPolicies, gr, g)
 		out.IR.Gateways = append(out.IR.Gateways, g)
 		out.Findings = append(out.Findings, w.supersededFindings(g)...)
+		out.Findings = append(out.Findings, w.deadMatchFindings(g)...)
 	}
 	slices.SortFunc(out.IR.Gateways, func(a, b ir.Gateway) int { return cmp.Compare(a.Name, b.Name) })
 	sortPolicyAncestors(out.Status.BackendTLSPolicies)

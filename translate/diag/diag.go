@@ -113,6 +113,14 @@ const (
 	// in the input list no ready endpoint; a real gateway answers 503 or
 	// rejects the connections sent to it, gwsim routes as if it had some.
 	ReasonNoReadyEndpoints = "NoReadyEndpoints"
+	// ReasonUnreachableMatch: an HTTPRoute or GRPCRoute match that can never
+	// receive traffic because an earlier match in the resolved order (same
+	// Gateway, port and host) takes every request it matches.
+	ReasonUnreachableMatch = "UnreachableMatch"
+	// ReasonConflictingMatch: routes in different namespaces claim the same
+	// host and an identical match; precedence gives the traffic to one of
+	// them, which neither namespace's owner may expect.
+	ReasonConflictingMatch = "ConflictingMatch"
 )
 
 // String renders the finding the way compilers do:
