@@ -52,6 +52,7 @@ func newRootCmd(streams Streams, env Env, prof *profiler) *cobra.Command {
 		checkCommand().command(streams, env, nil),
 		explainCommand(streams, env),
 		testCommand(streams, env),
+		diffCommand(streams, env),
 		newVersionCmd(streams),
 	)
 	return root

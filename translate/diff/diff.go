@@ -1,0 +1,139 @@
+// Package diff says what a change to a set of manifests does to routing, in
+// the terms a pull-request reviewer reads: which route matches of which
+// Gateway, port and host were added, removed or changed, which requests now
+// end somewhere else, which status conditions move, and which findings the
+// change introduces or fixes.
+//
+// It compares two results of the one pipeline (load, offline controller,
+// translate) and computes nothing of its own about routing: requests are
+// run through translate/evaluate, the data-plane model explain and test use,
+// and dead matches come from translate/shadow, which check reports from.
+// It is pure: two Sides in, a Report out, every list sorted.
+package diff
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gwsim/gwsim/translate"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// Side is one version of the manifests, as the pipeline saw it.
+type Side struct {
+	// Output is translate's result over the whole world: IR and status.
+	Output translate.Output
+	// Findings are every finding of the run (loader, assumptions,
+	// translation, unhealthy conditions), as check lists them.
+	Findings []diag.Finding
+}
+
+// Report is everything that differs between two Sides. Each list is sorted
+// so that the same change gives the same bytes.
+type Report struct {
+	Summary  Summary         `json:"summary"`
+	Routes   []RouteChange   `json:"routes"`
+	Requests []RequestChange `json:"requests"`
+	Status   []StatusChange  `json:"status"`
+	Findings FindingChanges  `json:"findings"`
+}
+
+// Summary counts the report's changes.
+type Summary struct {
+	// Text is the one-line summary (see String).
+	Text string `json:"text"`
+	// RoutesChanged is the number of route objects with a changed match.
+	RoutesChanged int `json:"routesChanged"`
+	// RequestsChanged is the number of representative requests whose
+	// outcome differs.
+	RequestsChanged int `json:"requestsChanged"`
+	StatusChanges   int `json:"statusChanges"`
+	NewErrors       int `json:"newErrors"`
+	NewWarnings     int `json:"newWarnings"`
+	// NewOther counts introduced info findings.
+	NewOther int `json:"newInfos"`
+	Fixed    int `json:"fixed"`
+}
+
+// Compare computes what changes from old to new.
+func Compare(old, new Side) Report {
+	r := Report{
+		Routes:   compareRoutes(old.Output.IR, new.Output.IR),
+		Requests: compareRequests(old.Output.IR, new.Output.IR),
+		Status:   compareStatus(old.Output.Status, new.Output.Status),
+		Findings: compareFindings(old.Findings, new.Findings),
+	}
+	r.Routes, r.Requests, r.Status = nonNil(r.Routes), nonNil(r.Requests), nonNil(r.Status)
+	r.Findings.Introduced, r.Findings.Fixed = nonNil(r.Findings.Introduced), nonNil(r.Findings.Fixed)
+	r.Summary = summarize(r)
+	r.Summary.Text = r.Summary.String()
+	return r
+}
+
+// Empty reports whether nothing changed.
+func (r Report) Empty() bool {
+	return len(r.Routes) == 0 && len(r.Requests) == 0 && len(r.Status) == 0 &&
+		len(r.Findings.Introduced) == 0 && len(r.Findings.Fixed) == 0
+}
+
+func summarize(r Report) Summary {
+	routes := map[string]bool{}
+	for _, c := range r.Routes {
+		routes[c.Route.Kind+" "+c.Route.Namespace+"/"+c.Route.Name] = true
+	}
+	s := Summary{RoutesChanged: len(routes), RequestsChanged: len(r.Requests), StatusChanges: len(r.Status),
+		Fixed: len(r.Findings.Fixed)}
+	for _, f := range r.Findings.Introduced {
+		switch f.Severity {
+		case diag.Error:
+			s.NewErrors++
+		case diag.Warning:
+			s.NewWarnings++
+		default:
+			s.NewOther++
+		}
+	}
+	return s
+}
+
+// String is the report's one-line summary, for the top of a pull-request
+// comment: "3 routes changed, 2 requests change destination, 1 new error".
+// Routes and requests are always counted; the rest only when not zero.
+func (s Summary) String() string {
+	parts := []string{
+		count(s.RoutesChanged, "route changed", "routes changed"),
+		count(s.RequestsChanged, "request changes destination", "requests change destination"),
+	}
+	if s.StatusChanges > 0 {
+		parts = append(parts, count(s.StatusChanges, "status condition changes", "status conditions change"))
+	}
+	if s.NewErrors > 0 {
+		parts = append(parts, count(s.NewErrors, "new error", "new errors"))
+	}
+	if s.NewWarnings > 0 {
+		parts = append(parts, count(s.NewWarnings, "new warning", "new warnings"))
+	}
+	if s.NewOther > 0 {
+		parts = append(parts, count(s.NewOther, "new info", "new infos"))
+	}
+	if s.Fixed > 0 {
+		parts = append(parts, count(s.Fixed, "finding fixed", "findings fixed"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// nonNil makes an empty list render as [] in JSON, not null, so that a
+// consumer can iterate every part without a check.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,57 @@
+package diff
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// FindingChanges are the findings only one side has. Findings are the same
+// when their severity, object, field, reason and message are: where they
+// sit in the files is left out, so that lines shifting under an edit
+// introduce and fix nothing.
+type FindingChanges struct {
+	// Introduced are new's findings old does not have, with new's sources.
+	Introduced []diag.Finding `json:"introduced"`
+	// Fixed are old's findings new does not have, with old's sources.
+	Fixed []diag.Finding `json:"fixed"`
+}
+
+// findingKey is a finding without its source.
+type findingKey struct {
+	severity               diag.Severity
+	object                 diag.ObjectRef
+	field, reason, message string
+}
+
+func keyOfFinding(f diag.Finding) findingKey {
+	return findingKey{f.Severity, f.Object, f.Field, f.Reason, f.Message}
+}
+
+// compareFindings matches findings as multisets: a finding that appears
+// twice in new and once in old is introduced once.
+func compareFindings(old, new []diag.Finding) FindingChanges {
+	return FindingChanges{Introduced: missingFrom(new, old), Fixed: missingFrom(old, new)}
+}
+
+// missingFrom returns the findings of a that b does not have, sorted.
+func missingFrom(a, b []diag.Finding) []diag.Finding {
+	left := map[findingKey]int{}
+	for _, f := range b {
+		left[keyOfFinding(f)]++
+	}
+	var out []diag.Finding
+	for _, f := range a {
+		k := keyOfFinding(f)
+		if left[k] > 0 {
+			left[k]--
+			continue
+		}
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(x, y diag.Finding) int {
+		return cmp.Or(cmp.Compare(y.Severity, x.Severity), x.Compare(y))
+	})
+	return out
+}
