@@ -107,10 +107,12 @@ func changeMark(c diff.Change) string {
 // changeSuffix says what a shadowing change means; added, removed and
 // changed matches are told by their mark and details.
 func changeSuffix(c diff.RouteChange) string {
-	switch c.Change {
-	case diff.Shadowed:
+	switch {
+	case c.Change == diff.Added && c.ShadowedBy != nil:
+		return " (shadowed by " + shadow.OriginString(*c.ShadowedBy) + ": gets no traffic)"
+	case c.Change == diff.Shadowed:
 		return " now shadowed by " + shadow.OriginString(*c.ShadowedBy) + " (gets no traffic)"
-	case diff.Unshadowed:
+	case c.Change == diff.Unshadowed:
 		return " no longer shadowed by " + shadow.OriginString(*c.ShadowedBy)
 	}
 	return ""

@@ -41,8 +41,10 @@ func diffMarkdown(r diff.Report) string {
 				details = append(details, d.Aspect+": "+detailString(c.Change, d))
 			}
 			what := strings.ToLower(string(c.Change))
-			if s := changeSuffix(c); s != "" {
+			if s := changeSuffix(c); s != "" && c.Change != diff.Added {
 				what = strings.TrimSpace(s)
+			} else if s != "" {
+				what += " " + strings.TrimSpace(s)
 			}
 			rows = append(rows, []string{text(placeString(c.Place)), text(shadow.OriginString(c.Route)), code(c.Match), text(what), text(strings.Join(details, "; "))})
 		}

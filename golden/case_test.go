@@ -39,6 +39,16 @@ type caseSpec struct {
 	// Test lists runs of `gwsim test`; each writes test-<name>.txt (text,
 	// with the exit code) and test-<name>.json.
 	Test []testSpec `json:"test,omitempty"`
+	// Diff, when set, makes the case a change: input/ is the new version
+	// and Diff.Old the old one, and `gwsim diff` writes diff.txt (with the
+	// exit code), diff.json and diff.md.
+	Diff *diffSpec `json:"diff,omitempty"`
+}
+
+// diffSpec is the old side of a case that shows a change.
+type diffSpec struct {
+	// Old is the folder of the case that holds the old manifests.
+	Old string `json:"old"`
 }
 
 // explainSpec is one request a case traces.
@@ -145,6 +155,11 @@ func (c goldenCase) validate() error {
 		}
 	}
 	errs = append(errs, c.validateTests()...)
+	if d := c.Spec.Diff; d != nil {
+		if st, err := os.Stat(filepath.Join(c.Dir, d.Old)); d.Old == "" || d.Old == inputDir || err != nil || !st.IsDir() {
+			errs = append(errs, fmt.Errorf("case.yaml: diff.old must name a folder of the case other than input/: %q", d.Old))
+		}
+	}
 	if files, err := inputFiles(c.Dir); err != nil {
 		errs = append(errs, err)
 	} else if len(files) == 0 {
@@ -182,8 +197,10 @@ func (c goldenCase) casesFiles() []string {
 }
 
 // inputFiles lists the files under dir/input, relative to dir/input, sorted.
-func inputFiles(dir string) ([]string, error) {
-	root := filepath.Join(dir, inputDir)
+func inputFiles(dir string) ([]string, error) { return filesUnder(filepath.Join(dir, inputDir)) }
+
+// filesUnder lists the files under root, relative to root, sorted.
+func filesUnder(root string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -203,6 +220,9 @@ func inputFiles(dir string) ([]string, error) {
 func TestCaseLayout(t *testing.T) {
 	for _, c := range loadCases(t) {
 		known := append([]string{caseFile, inputDir}, c.casesFiles()...)
+		if c.Spec.Diff != nil {
+			known = append(known, c.Spec.Diff.Old)
+		}
 		for _, cmd := range c.commands() {
 			known = append(known, cmd.File)
 		}

@@ -39,7 +39,8 @@ func commands() []command {
 }
 
 // commands lists what case c records: every case's outputs, then two
-// files per explain request and two per test run of its case.yaml.
+// files per explain request and two per test run of its case.yaml, and
+// the three outputs of gwsim diff when the case is a change.
 func (c goldenCase) commands() []command {
 	out := commands()
 	for _, e := range c.Spec.Explain {
@@ -54,6 +55,14 @@ func (c goldenCase) commands() []command {
 		out = append(out,
 			command{File: "test-" + tr.Name + ".txt", Args: args, Check: true},
 			command{File: "test-" + tr.Name + ".json", Args: append(slices.Clone(args), "-o", "json"), NoExit: true},
+		)
+	}
+	if d := c.Spec.Diff; d != nil {
+		args := []string{"diff", d.Old + "/"}
+		out = append(out,
+			command{File: "diff.txt", Args: args, Check: true},
+			command{File: "diff.json", Args: append(slices.Clone(args), "-o", "json"), NoExit: true},
+			command{File: "diff.md", Args: append(slices.Clone(args), "-o", "markdown"), NoExit: true},
 		)
 	}
 	return out

@@ -139,16 +139,29 @@ func writeSplit(t *testing.T, docs []string) string {
 	return root
 }
 
-// copyCasesFiles copies the cases files of c's test runs under root, at
-// the paths the runs name them by.
+// copyCasesFiles copies the cases files of c's test runs, and the old
+// side of a change, under root, at the paths the runs name them by.
 func copyCasesFiles(t *testing.T, c goldenCase, root string) {
 	t.Helper()
+	names := make([]string, 0, len(c.Spec.Test))
 	for _, tr := range c.Spec.Test {
-		b, err := os.ReadFile(filepath.Join(c.Dir, tr.Cases))
+		names = append(names, tr.Cases)
+	}
+	if c.Spec.Diff != nil {
+		old, err := filesUnder(filepath.Join(c.Dir, c.Spec.Diff.Old))
 		if err != nil {
 			t.Fatal(err)
 		}
-		dst := filepath.Join(root, tr.Cases)
+		for _, f := range old {
+			names = append(names, filepath.Join(c.Spec.Diff.Old, f))
+		}
+	}
+	for _, name := range names {
+		b, err := os.ReadFile(filepath.Join(c.Dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(root, name)
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -173,10 +186,16 @@ var sourcePattern = regexp.MustCompile(`(?:(?:input|split)/[^\s:"',)]+|<stdin>)(
 // 19: ..."), which the loader counts from the start of the file.
 var parserLinePattern = regexp.MustCompile(`\bline \d+\b`)
 
+// jsonLinePattern matches the line of a source in JSON, where a finding
+// keeps file and line apart ({"file": "input/a.yaml", "line": 3}); it runs
+// after sourcePattern has replaced the file.
+var jsonLinePattern = regexp.MustCompile(`("file": "SOURCE",\s*"line": )\d+`)
+
 // normaliseSources replaces every source position with SOURCE and every
 // line quoted by a parse error with "line N".
 func normaliseSources(s string) string {
 	s = sourcePattern.ReplaceAllString(s, "SOURCE")
+	s = jsonLinePattern.ReplaceAllString(s, "${1}N")
 	return parserLinePattern.ReplaceAllString(s, "line N")
 }
 
@@ -213,6 +232,8 @@ func TestNormaliseSources(t *testing.T) {
 		{"no source here: 12", "no source here: 12"},
 		{"input/a.yaml:19: error: yaml: line 19: did not find expected key", "SOURCE: error: yaml: line N: did not find expected key"},
 		{"pipeline 3", "pipeline 3"},
+		{"\"file\": \"input/a.yaml\",\n  \"line\": 23\n", "\"file\": \"SOURCE\",\n  \"line\": N\n"},
+		{"\"file\": \"old/a.yaml\",\n  \"line\": 23\n", "\"file\": \"old/a.yaml\",\n  \"line\": 23\n"},
 	}
 	for _, tt := range tests {
 		if got := normaliseSources(tt.in); got != tt.want {

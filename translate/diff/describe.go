@@ -50,11 +50,11 @@ func describeAction(filters []ir.Filter, a ir.Action) []Detail {
 			out = append(out, Detail{Aspect: aspect, After: value})
 		}
 	}
-	if a.DirectResponse == nil && a.Redirect == nil {
+	if len(a.Backends) > 0 || (a.DirectResponse == nil && a.Redirect == nil) {
 		add("backends", Shares(a.Backends))
 	}
 	if d := a.DirectResponse; d != nil {
-		add("directResponse", directString(d.Status, d.Reason))
+		add("directResponse", directResponseString(d, a.Backends))
 	}
 	if r := a.Redirect; r != nil {
 		add("redirect", redirectString(r))
@@ -110,6 +110,25 @@ func percent(w, total int64) string {
 	}
 	p := math.Round(float64(w)*1000/float64(total)) / 10
 	return strconv.FormatFloat(p, 'f', -1, 64) + "%"
+}
+
+// directResponseString renders a rule's direct response. When it answers
+// because no backend is valid, the backends' own reasons (BackendNotFound,
+// RefNotPermitted...) say more than the response's, so they are given.
+func directResponseString(d *ir.DirectResponse, backends []ir.WeightedBackend) string {
+	var reasons []string
+	for _, b := range backends {
+		if b.Invalid == "" {
+			return directString(d.Status, d.Reason)
+		}
+		if !slices.Contains(reasons, b.Invalid) {
+			reasons = append(reasons, b.Invalid)
+		}
+	}
+	if len(reasons) == 0 {
+		return directString(d.Status, d.Reason)
+	}
+	return directString(d.Status, strings.Join(reasons, ", "))
 }
 
 func directString(status int, reason string) string {

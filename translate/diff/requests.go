@@ -23,8 +23,11 @@ type RequestChange struct {
 	After   Destination `json:"after"`
 }
 
-// RouteChanged reports whether another route rule takes the request.
-func (c RequestChange) RouteChanged() bool { return !originEqual(c.Before.Route, c.After.Route) }
+// RouteChanged reports whether another route rule takes the request on
+// both sides; when one side has none, the destination already says so.
+func (c RequestChange) RouteChanged() bool {
+	return c.Before.Route != nil && c.After.Route != nil && *c.Before.Route != *c.After.Route
+}
 
 // Destination is where one request ends, as the evaluator says.
 type Destination struct {
@@ -228,7 +231,7 @@ func destinationOf(model ir.IR, req evaluate.Request) Destination {
 func routedSummary(res evaluate.Result) string {
 	a := res.Route.Action
 	if a.DirectResponse != nil {
-		return directString(a.DirectResponse.Status, a.DirectResponse.Reason)
+		return directResponseString(a.DirectResponse, a.Backends)
 	}
 	if res.Outcome == evaluate.DirectResponse && len(a.Backends) == 0 {
 		return directString(res.Status, "")

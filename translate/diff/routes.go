@@ -40,8 +40,9 @@ type RouteChange struct {
 	// Details say what differs, one per aspect (Changed), or what the
 	// match does (Added, Removed).
 	Details []Detail `json:"details,omitempty"`
-	// ShadowedBy is the match that takes its requests (Shadowed in new,
-	// Unshadowed in old).
+	// ShadowedBy is the match that takes its requests: in new for Shadowed
+	// and for an Added match that is dead on arrival, in old for
+	// Unshadowed.
 	ShadowedBy *ir.Origin `json:"shadowedBy,omitempty"`
 }
 
@@ -123,7 +124,7 @@ func compareRoutes(old, new ir.IR) []RouteChange {
 	for k, a := range after {
 		b, ok := before[k]
 		if !ok {
-			out = append(out, RouteChange{Place: k.place, Change: Added, Route: a.origin, Match: a.match, Details: a.aspects})
+			out = append(out, RouteChange{Place: k.place, Change: Added, Route: a.origin, Match: a.match, Details: a.aspects, ShadowedBy: a.dead})
 			continue
 		}
 		if d := changedAspects(b.aspects, a.aspects); len(d) > 0 {
