@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gwsim/gwsim/translate/routetest"
+	"github.com/gwsim/gwsim/translate/shadow"
 )
 
 // renderTestReport prints a test run: one line per test, the failures and
@@ -74,12 +75,17 @@ func writeCoverage(b *strings.Builder, c routetest.Coverage) {
 	if c.Below {
 		fmt.Fprintf(b, "Coverage is below --fail-under %s%%\n", strconv.FormatFloat(c.FailUnder, 'f', -1, 64))
 	}
-	if len(c.Uncovered) == 0 {
-		return
+	if len(c.Uncovered) > 0 {
+		b.WriteString("Not exercised by any test:\n")
+		for _, s := range c.Uncovered {
+			fmt.Fprintf(b, "- %s\n", routeStepString(s))
+		}
 	}
-	b.WriteString("Not exercised by any test:\n")
-	for _, s := range c.Uncovered {
-		fmt.Fprintf(b, "- %s\n", routeStepString(s))
+	if len(c.Unreachable) > 0 {
+		b.WriteString("Unreachable (an earlier match takes every request; not counted):\n")
+		for _, u := range c.Unreachable {
+			fmt.Fprintf(b, "- %s: shadowed by %s\n", routeStepString(u.RouteStep), shadow.OriginString(u.ShadowedBy))
+		}
 	}
 }
 

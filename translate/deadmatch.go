@@ -94,10 +94,15 @@ func identicalRule(routes map[diag.ObjectRef]routeFact, dead, win ir.Origin) str
 	if originRef(dead) == originRef(win) {
 		return "identical match; within a route the earlier rule and match win"
 	}
-	if compareCreation(routes[originRef(win)].created, routes[originRef(dead)].created) < 0 {
+	switch compareCreation(routes[originRef(win)].created, routes[originRef(dead)].created) {
+	case -1:
 		return "identical match; the older route wins"
+	case 0:
+		return "identical match and the same creationTimestamp; the first route by namespace/name wins"
 	}
-	return "identical match and the same creationTimestamp; the first route by namespace/name wins"
+	// Only PathPrefixes that differ by a trailing slash get here: they
+	// match the same paths, but precedence compares written lengths first.
+	return "identical match; its prefix is written longer (a trailing slash), and precedence counts prefix length before age"
 }
 
 // relationRule says why the winner covers the dead match.

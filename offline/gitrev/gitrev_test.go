@@ -3,53 +3,22 @@ package gitrev
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gwsim/gwsim/offline/gitrev/gitrevtest"
 )
 
-// repo makes a git repository in a temp dir with one commit holding files,
-// then changes the work tree to after (nil content deletes), without
-// committing; it returns the repository's path.
+// repo makes a git repository with one commit holding files, then
+// changes the work tree to after without committing.
 func repo(t *testing.T, files, after map[string]string) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	dir := t.TempDir()
-	run := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=gwsim", "-c", "user.email=gwsim@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	write := func(m map[string]string) {
-		for name, content := range m {
-			p := filepath.Join(dir, name)
-			if content == "" {
-				if err := os.Remove(p); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	run("init", "-q")
-	write(files)
-	run("add", ".")
-	run("commit", "-q", "-m", "base")
-	write(after)
+	dir := gitrevtest.Init(t)
+	gitrevtest.Write(t, dir, files)
+	gitrevtest.Commit(t, dir, "base")
+	gitrevtest.Write(t, dir, after)
 	return dir
 }
 

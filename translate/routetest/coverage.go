@@ -9,6 +9,8 @@ import (
 
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/explain"
+	"github.com/gwsim/gwsim/translate/ir"
+	"github.com/gwsim/gwsim/translate/shadow"
 )
 
 // Coverage says how much of the route table the tests exercised. A match
@@ -16,6 +18,10 @@ import (
 // is exercised when it took a test's request (not when it lost on
 // precedence). Only what is in the data plane counts: a route that is not
 // attached can take no request, so gwsim check, not coverage, reports it.
+// A match that an earlier match shadows wherever it is attached (see
+// translate/shadow; check warns UnreachableMatch) can take no request
+// either: it is listed as Unreachable and left out of Matches, so that no
+// test can be asked to cover it.
 type Coverage struct {
 	// Matches is the number of route rule matches of HTTPRoutes and
 	// GRPCRoutes in the data plane; Covered, those a test exercised.
@@ -33,6 +39,16 @@ type Coverage struct {
 	Below     bool    `json:"below,omitempty"`
 	// Uncovered are the matches no test exercised, by route, rule and match.
 	Uncovered []explain.RouteStep `json:"uncovered,omitempty"`
+	// Unreachable are the matches that can never receive traffic, by
+	// route, rule and match.
+	Unreachable []Unreachable `json:"unreachable,omitempty"`
+}
+
+// Unreachable is a dead match and the match that takes its requests (the
+// first place's, when it is attached at several).
+type Unreachable struct {
+	explain.RouteStep
+	ShadowedBy ir.Origin `json:"shadowedBy"`
 }
 
 // matchKey identifies one match of one route rule.
@@ -54,10 +70,15 @@ func keyOf(s explain.RouteStep) matchKey {
 // coverage counts the matches of in's data plane that exercised holds.
 func coverage(in explain.Input, exercised map[matchKey]bool) Coverage {
 	all := dataPlaneMatches(in)
+	dead := deadEverywhere(in)
 	var c Coverage
 	rules := map[ruleKey]bool{}
 	for _, step := range all {
 		k := keyOf(step)
+		if w, ok := dead[k]; ok && !exercised[k] {
+			c.Unreachable = append(c.Unreachable, Unreachable{RouteStep: step, ShadowedBy: w})
+			continue
+		}
 		rk := ruleKey{route: k.route, rule: k.rule}
 		c.Matches++
 		rules[rk] = rules[rk] || exercised[k]
@@ -78,6 +99,40 @@ func coverage(in explain.Input, exercised map[matchKey]bool) Coverage {
 		c.Percent = math.Floor(float64(c.Covered)*1000/float64(c.Matches)) / 10
 	}
 	return c
+}
+
+// deadEverywhere maps each match that is shadowed at every place it is
+// attached to the match that shadows it at the first.
+func deadEverywhere(in explain.Input) map[matchKey]ir.Origin {
+	places := map[matchKey]int{}
+	for _, g := range in.IR.Gateways {
+		for _, l := range g.Listeners {
+			for _, vh := range l.VirtualHosts {
+				for _, r := range vh.Routes {
+					places[originKey(r.Origin)]++
+				}
+			}
+		}
+	}
+	deadAt := map[matchKey]int{}
+	out := map[matchKey]ir.Origin{}
+	for _, s := range shadow.Find(in.IR) {
+		k := originKey(s.Dead)
+		if deadAt[k] == 0 {
+			out[k] = s.Winner
+		}
+		deadAt[k]++
+	}
+	for k, n := range deadAt {
+		if n < places[k] {
+			delete(out, k)
+		}
+	}
+	return out
+}
+
+func originKey(o ir.Origin) matchKey {
+	return matchKey{route: diag.ObjectRef{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}, rule: o.Rule, match: o.Match}
 }
 
 // dataPlaneMatches lists every route rule match of the IR's virtual hosts
