@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,8 +56,9 @@ type probe struct {
 func compareRequests(old, new ir.IR) []RequestChange {
 	probes := map[string]evaluate.Request{}
 	named := len(gatewayNames(old, new)) > 1
+	same := unchangedPorts(old, new)
 	for _, model := range []ir.IR{old, new} {
-		for _, p := range probesOf(model) {
+		for _, p := range probesOf(model, same) {
 			if named {
 				p.line += " (Gateway " + p.req.Gateway + ")"
 			}
@@ -94,14 +96,48 @@ func originEqual(a, b *ir.Origin) bool {
 	return *a == *b
 }
 
-// probesOf builds one request per route match of model's virtual hosts.
-// Matches no request can be built for (a regular expression gwsim cannot
-// sample) are skipped.
-func probesOf(model ir.IR) []probe {
+// portKey names one port of one Gateway.
+type portKey struct {
+	gateway string
+	port    int32
+}
+
+// unchangedPorts lists the Gateway ports whose whole IR (listeners, TLS,
+// virtual hosts and routes in order) is the same in both versions. A
+// request built for such a port is evaluated the same way on both sides:
+// the evaluator reads nothing else of the IR for it, so it need not run.
+func unchangedPorts(old, new ir.IR) map[portKey]bool {
+	before := map[portKey]*ir.Listener{}
+	for gi := range old.Gateways {
+		g := &old.Gateways[gi]
+		for li := range g.Listeners {
+			before[portKey{g.Name, g.Listeners[li].Port}] = &g.Listeners[li]
+		}
+	}
+	out := map[portKey]bool{}
+	for gi := range new.Gateways {
+		g := &new.Gateways[gi]
+		for li := range g.Listeners {
+			k := portKey{g.Name, g.Listeners[li].Port}
+			if b, ok := before[k]; ok && reflect.DeepEqual(*b, g.Listeners[li]) {
+				out[k] = true
+			}
+		}
+	}
+	return out
+}
+
+// probesOf builds one request per route match of model's virtual hosts,
+// leaving out the ports in skip. Matches no request can be built for (a
+// regular expression gwsim cannot sample) are skipped too.
+func probesOf(model ir.IR, skip map[portKey]bool) []probe {
 	var out []probe
 	for _, g := range model.Gateways {
 		for li := range g.Listeners {
 			l := &g.Listeners[li]
+			if skip[portKey{g.Name, l.Port}] {
+				continue
+			}
 			for _, vh := range l.VirtualHosts {
 				scheme := schemeOf(l, vh.Listener)
 				for _, r := range vh.Routes {
