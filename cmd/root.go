@@ -50,6 +50,7 @@ func newRootCmd(streams Streams, env Env, prof *profiler) *cobra.Command {
 		irCommand().command(streams, env, nil),
 		statusCommand().command(streams, env, nil),
 		checkCommand().command(streams, env, nil),
+		graphCommand().command(streams, env, nil),
 		explainCommand(streams, env),
 		testCommand(streams, env),
 		newVersionCmd(streams),

@@ -39,6 +39,10 @@ type caseSpec struct {
 	// Test lists runs of `gwsim test`; each writes test-<name>.txt (text,
 	// with the exit code) and test-<name>.json.
 	Test []testSpec `json:"test,omitempty"`
+	// Views lists the extra renderings the case records, by name (see
+	// views in views_test.go): routes-wide, status-table, graph-dot,
+	// graph-mermaid.
+	Views []string `json:"views,omitempty"`
 }
 
 // explainSpec is one request a case traces.
@@ -145,6 +149,7 @@ func (c goldenCase) validate() error {
 		}
 	}
 	errs = append(errs, c.validateTests()...)
+	errs = append(errs, c.validateViews()...)
 	if files, err := inputFiles(c.Dir); err != nil {
 		errs = append(errs, err)
 	} else if len(files) == 0 {
