@@ -43,7 +43,6 @@ func newRootCmd(streams Streams, env Env, prof *profiler) *cobra.Command {
 	prof.register(root)
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return prof.start(c) }
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(
 		translateCommand().command(streams, env, nil),
 		routesCommand().command(streams, env, nil),
@@ -55,5 +54,6 @@ func newRootCmd(streams Streams, env Env, prof *profiler) *cobra.Command {
 		testCommand(streams, env),
 		newVersionCmd(streams),
 	)
+	enableCompletion(root, streams.Out)
 	return root
 }
