@@ -107,7 +107,7 @@ func TestUsageErrors(t *testing.T) {
 		{"no input on the default command", nil,
 			"gwsim: error: no input: pass manifests with -f FILE, -f DIR or -f - (stdin)\nRun 'gwsim --help' for usage.\n"},
 		{"bad output format", []string{"routes", "-f", "@gw.yaml", "-o", "xml"},
-			"gwsim: error: unknown output format \"xml\" (valid: text, yaml, json)\nRun 'gwsim routes --help' for usage.\n"},
+			"gwsim: error: unknown output format \"xml\" (valid: text, wide, yaml, json)\nRun 'gwsim routes --help' for usage.\n"},
 		{"check formats", []string{"check", "-f", "@gw.yaml", "-o", "yaml"},
 			"gwsim: error: unknown output format \"yaml\" (valid: text, json, github)\nRun 'gwsim check --help' for usage.\n"},
 		{"unknown flag", []string{"status", "--bogus"},
@@ -230,8 +230,8 @@ func TestRoutesFromStdin(t *testing.T) {
 	stdin := classYAML + "---\n" + gatewayYAML + "---\n" + routeYAML + "---\n" + serviceYAML
 	got := runCLI(t, Env{}, nil, stdin, "routes", "-f", "-")
 	want := "" +
-		"GATEWAY     PORT/PROTO  HOST         MATCH            BACKENDS               FILTERS  ROUTE\n" +
-		"default/gw  80/HTTP     example.com  PathPrefix /api  default/api:8080(w=1)  -        HTTPRoute default/web#0\n"
+		"GATEWAY     PORT/PROTO  HOST         MATCH            ROUTE                    BACKENDS\n" +
+		"default/gw  80/HTTP     example.com  PathPrefix /api  HTTPRoute default/web#0  default/api:8080\n"
 	if got.code != exitOK || got.stderr != "" {
 		t.Errorf("exit code = %d, stderr = %q", got.code, got.stderr)
 	}

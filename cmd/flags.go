@@ -47,6 +47,7 @@ func (p *pipelineFlags) register(c *cobra.Command, formats ...format) {
 	fs.BoolVar(&p.Strict, "strict", false, "treat every assumption (a missing GatewayClass, namespace labels, static Gateway addresses) as an error (exit 1)")
 	fs.StringVarP(&p.Output, "output", "o", string(formats[0]), "output format: "+names)
 	fs.BoolVarP(&p.Verbose, "verbose", "v", false, "print passes, object counts and info findings on stderr")
+	registerFormatCompletion(c, formats)
 }
 
 // complete checks the flags once cobra has parsed them; every mistake here is

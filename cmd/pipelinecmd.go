@@ -18,6 +18,8 @@ type pipelineCommand struct {
 	// findingsAreOutput is set for check, which prints findings as its
 	// output; the other commands summarise them on stderr.
 	findingsAreOutput bool
+	// options, when set, are the command's own flags (viewflags.go).
+	options commandOptions
 }
 
 // command builds the cobra command. root is non-nil for the root command,
@@ -30,6 +32,9 @@ func (p pipelineCommand) command(streams Streams, env Env, root *cobra.Command) 
 	}
 	c.RunE = func(c *cobra.Command, _ []string) error { return p.run(c, flags, streams, env) }
 	flags.register(c, p.formats...)
+	if p.options != nil {
+		p.options.register(c.Flags())
+	}
 	return c
 }
 
@@ -37,6 +42,11 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 	f, err := flags.complete(c)
 	if err != nil {
 		return err
+	}
+	if p.options != nil {
+		if err := p.options.complete(); err != nil {
+			return err
+		}
 	}
 	out, err := runPipeline(c.Context(), flags, streams, env)
 	var ee *exitError

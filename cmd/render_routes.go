@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/gwsim/gwsim/translate/ir"
 )
@@ -87,31 +86,56 @@ type routesDoc struct {
 	Routes []routeRow `json:"routes"`
 }
 
-// renderRoutes prints the resolved routes as a table (text) or as data.
-func renderRoutes(w io.Writer, f format, model ir.IR) error {
-	if f == formatText {
-		return renderRoutesTable(w, model)
+// renderRoutes prints the resolved routes that pass the view's filters as
+// a table (text, wide) or as data.
+func renderRoutes(w io.Writer, f format, model ir.IR, view routesView) error {
+	rows := []routeRow{}
+	for _, r := range routeRows(model) {
+		if view.keep(r) {
+			rows = append(rows, r)
+		}
 	}
-	return writeData(w, f, routesDoc{Routes: routeRows(model)})
+	switch f {
+	case formatText, formatWide:
+		return renderRoutesTable(w, rows, f == formatWide, view)
+	}
+	return writeData(w, f, routesDoc{Routes: rows})
 }
 
-// renderRoutesTable prints one tab-aligned line per route, or a single
-// explanatory line when no Gateway serves any route.
-func renderRoutesTable(w io.Writer, model ir.IR) error {
-	rows := routeRows(model)
+// renderRoutesTable prints one line per route, or a single explanatory line
+// when there is none. The default table fits tableWidth, with ROUTE next to
+// MATCH; the wide one has every column and cuts nothing.
+func renderRoutesTable(w io.Writer, rows []routeRow, wide bool, view routesView) error {
 	if len(rows) == 0 {
-		_, err := fmt.Fprintln(w, "No routes: no accepted Gateway has an attached route.")
+		msg := "No routes: no accepted Gateway has an attached route."
+		if view != (routesView{NoHeaders: view.NoHeaders}) {
+			msg = "No routes match the filters."
+		}
+		_, err := fmt.Fprintln(w, msg)
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "GATEWAY\tPORT/PROTO\tHOST\tMATCH\tBACKENDS\tFILTERS\tROUTE")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d/%s\t%s\t%s\t%s\t%s\t%s\n",
-			r.gatewayCell(), r.Port, r.Protocol, orDash(r.Hostname),
-			r.matchCell(), r.actionCell(), filtersCell(r.Filters, r.Action), formatOrigin(r.Origin))
+	t := table{noHeaders: view.NoHeaders}
+	if wide {
+		t.columns = []column{{header: "GATEWAY"}, {header: "PORT/PROTO"}, {header: "LISTENER"}, {header: "HOST"},
+			{header: "MATCH"}, {header: "ROUTE"}, {header: "BACKENDS"}, {header: "FILTERS"}}
+		for _, r := range rows {
+			t.rows = append(t.rows, []string{r.gatewayCell(), r.portCell(), orDash(r.Listener), orDash(r.Hostname),
+				r.matchCell(), formatOrigin(r.Origin), r.actionCell(), filtersCell(r.Filters, r.Action)})
+		}
+		return t.write(w)
 	}
-	return tw.Flush()
+	t.maxWidth = tableWidth
+	t.columns = []column{{header: "GATEWAY", elide: cutEnd}, {header: "PORT/PROTO"}, {header: "HOST", elide: cutEnd},
+		{header: "MATCH", elide: cutEnd}, {header: "ROUTE", elide: cutMiddle}, {header: "BACKENDS", elide: cutEnd}}
+	for _, r := range rows {
+		t.rows = append(t.rows, []string{r.gatewayCell(), r.portCell(), orDash(r.Hostname),
+			r.matchCell(), formatOrigin(r.Origin), r.shortActionCell()})
+	}
+	return t.write(w)
 }
+
+// portCell renders the PORT/PROTO column.
+func (r routeRow) portCell() string { return fmt.Sprintf("%d/%s", r.Port, r.Protocol) }
 
 // formatMatch renders a match as `PathPrefix /api method=GET headers=x-a=1`;
 // a match with no conditions (TCP, TLS and UDP routes) is `*`.
@@ -156,10 +180,14 @@ func formatAction(a ir.Action) string {
 	case a.Redirect != nil:
 		return formatRedirect(*a.Redirect)
 	case a.DirectResponse != nil:
-		if a.DirectResponse.Reason == "" {
-			return strconv.Itoa(a.DirectResponse.Status)
+		out := strconv.Itoa(a.DirectResponse.Status)
+		if a.DirectResponse.Reason != "" {
+			out += " (invalid: " + a.DirectResponse.Reason + ")"
 		}
-		return fmt.Sprintf("%d (invalid: %s)", a.DirectResponse.Status, a.DirectResponse.Reason)
+		if len(a.Backends) > 0 {
+			out += ": " + formatAction(ir.Action{Backends: a.Backends})
+		}
+		return out
 	case len(a.Backends) > 0:
 		out := make([]string, 0, len(a.Backends))
 		for _, b := range a.Backends {
@@ -181,11 +209,20 @@ func formatBackend(b ir.WeightedBackend) string {
 	if b.Invalid != "" {
 		notes = append(notes, "invalid: "+b.Invalid)
 	}
-	out := fmt.Sprintf("%s(%s)", orDash(b.Cluster), strings.Join(notes, ","))
+	out := fmt.Sprintf("%s(%s)", routeBackendName(b), strings.Join(notes, ","))
 	if len(b.Filters) > 0 {
 		out += "[" + formatFilters(b.Filters) + "]"
 	}
 	return out
+}
+
+// routeBackendName is the cluster a backend forwards to or, for an invalid
+// one, its reference as written.
+func routeBackendName(b ir.WeightedBackend) string {
+	if b.Cluster != "" {
+		return b.Cluster
+	}
+	return orDash(b.Ref)
 }
 
 // formatRedirect renders the redirect target as a URL; the parts the

@@ -62,16 +62,19 @@ func l4IR() ir.IR {
 	}}
 }
 
+// TestRenderRoutesL4Text checks the wide table, which shows each L4 row's
+// listener and the full reason a route rejects connections; the default
+// table's cells are TestShortActionCell's.
 func TestRenderRoutesL4Text(t *testing.T) {
 	want := "" +
-		"GATEWAY    PORT/PROTO  HOST            MATCH               BACKENDS                                                  FILTERS  ROUTE\n" +
-		"infra/dns  53/TCP      *               port                dns/coredns:53(w=1)                                       -        TCPRoute dns/tcp#0\n" +
-		"infra/dns  53/UDP      *               port                dns/coredns:53/UDP(w=1)                                   -        UDPRoute dns/udp#0\n" +
-		"infra/web  80/HTTP     *               PathPrefix /        apps/web:80(w=1)                                          -        HTTPRoute apps/web#0\n" +
-		"infra/web  443/TLS     db.example.com  SNI db.example.com  apps/db:5432(w=1)                                         -        TLSRoute apps/db#0\n" +
-		"infra/web  443/TLS     *               SNI *               reject (invalid: no valid backend with a weight above 0)  -        TLSRoute apps/rest#0\n"
+		"GATEWAY    PORT/PROTO  LISTENER  HOST            MATCH               ROUTE                 BACKENDS                                                  FILTERS\n" +
+		"infra/dns  53/TCP      tcp       *               port                TCPRoute dns/tcp#0    dns/coredns:53(w=1)                                       -\n" +
+		"infra/dns  53/UDP      udp       *               port                UDPRoute dns/udp#0    dns/coredns:53/UDP(w=1)                                   -\n" +
+		"infra/web  80/HTTP     -         *               PathPrefix /        HTTPRoute apps/web#0  apps/web:80(w=1)                                          -\n" +
+		"infra/web  443/TLS     tls       db.example.com  SNI db.example.com  TLSRoute apps/db#0    apps/db:5432(w=1)                                         -\n" +
+		"infra/web  443/TLS     tls       *               SNI *               TLSRoute apps/rest#0  reject (invalid: no valid backend with a weight above 0)  -\n"
 	var buf bytes.Buffer
-	if err := renderRoutes(&buf, formatText, l4IR()); err != nil {
+	if err := renderRoutes(&buf, formatWide, l4IR(), routesView{}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
@@ -105,7 +108,7 @@ func TestRenderRoutesL4Data(t *testing.T) {
   protocol: TCP
 `
 	var buf bytes.Buffer
-	if err := renderRoutes(&buf, formatYAML, model); err != nil {
+	if err := renderRoutes(&buf, formatYAML, model, routesView{}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, buf.String()); diff != "" {

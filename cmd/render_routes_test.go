@@ -44,10 +44,10 @@ func TestFormatAction(t *testing.T) {
 			{Cluster: "ns/svc:80", Weight: 1},
 			{Cluster: "ns/other:80", Weight: 0},
 		}}, "ns/svc:80(w=1), ns/other:80(w=0,unused)"},
-		{"invalid backend keeps its weight", ir.Action{Backends: []ir.WeightedBackend{
+		{"invalid backend keeps its weight and name", ir.Action{Backends: []ir.WeightedBackend{
 			{Cluster: "ns/svc:80", Weight: 3},
-			{Weight: 1, Invalid: "BackendNotFound"},
-		}}, "ns/svc:80(w=3), -(w=1,invalid: BackendNotFound)"},
+			{Weight: 1, Invalid: "BackendNotFound", Ref: "ns/recs:8080"},
+		}}, "ns/svc:80(w=3), ns/recs:8080(w=1,invalid: BackendNotFound)"},
 		{"direct response", ir.Action{DirectResponse: &ir.DirectResponse{Status: 500, Reason: "BackendNotFound"}},
 			"500 (invalid: BackendNotFound)"},
 		{"direct response without reason", ir.Action{DirectResponse: &ir.DirectResponse{Status: 404}}, "404"},
@@ -110,8 +110,9 @@ func sampleIR() ir.IR {
 						Origin: ir.Origin{Kind: "HTTPRoute", Namespace: "apps", Name: "api", Rule: 1},
 					},
 					{
-						Match:  ir.Match{PathType: "PathPrefix", Path: "/"},
-						Action: ir.Action{DirectResponse: &ir.DirectResponse{Status: 500, Reason: "BackendNotFound"}},
+						Match: ir.Match{PathType: "PathPrefix", Path: "/"},
+						Action: ir.Action{DirectResponse: &ir.DirectResponse{Status: 500, Reason: "no valid backend with a weight above 0"},
+							Backends: []ir.WeightedBackend{{Weight: 2, Invalid: "BackendNotFound", Ref: "apps/recs:8080"}}},
 						Origin: ir.Origin{Kind: "HTTPRoute", Namespace: "apps", Name: "api", Rule: 0},
 					},
 				}},
@@ -132,19 +133,34 @@ func TestRenderRoutesText(t *testing.T) {
 	tests := []struct {
 		name string
 		in   ir.IR
+		f    format
+		view routesView
 		want string
 	}{
-		{"no routes", ir.IR{}, "No routes: no accepted Gateway has an attached route.\n"},
-		{"table", sampleIR(), "" +
-			"GATEWAY   PORT/PROTO  HOST             MATCH                      BACKENDS                               FILTERS                                ROUTE\n" +
-			"infra/gw  80/HTTP     api.example.com  PathPrefix /v1 method=GET  apps/api:8080(w=1)                     -                                      HTTPRoute apps/api#1\n" +
-			"infra/gw  80/HTTP     api.example.com  PathPrefix /               500 (invalid: BackendNotFound)         -                                      HTTPRoute apps/api#0\n" +
-			"infra/gw  443/HTTPS   *                PathPrefix /               apps/web:80(w=9), apps/canary:80(w=1)  RequestHeaderModifier(set x-env=prod)  HTTPRoute apps/web#0\n"},
+		{"no routes", ir.IR{}, formatText, routesView{}, "No routes: no accepted Gateway has an attached route.\n"},
+		{"nothing passes the filters", sampleIR(), formatText, routesView{Gateway: "infra/other"}, "No routes match the filters.\n"},
+		{"table", sampleIR(), formatText, routesView{}, "" +
+			"GATEWAY   PORT/PROTO  HOST             MATCH             ROUTE                 BACKENDS\n" +
+			"infra/gw  80/HTTP     api.example.com  PathPrefix /v1 …  HTTPRoute apps/api#1  apps/api:8080\n" +
+			"infra/gw  80/HTTP     api.example.com  PathPrefix /      HTTPRoute apps/api#0  500: apps/recs:8080 (invalid: BackendNot…\n" +
+			"infra/gw  443/HTTPS   *                PathPrefix /      HTTPRoute apps/web#0  apps/web:80 w=9, apps/canary:80 w=1\n"},
+		{"wide", sampleIR(), formatWide, routesView{}, "" +
+			"GATEWAY   PORT/PROTO  LISTENER  HOST             MATCH                      ROUTE                 BACKENDS                                                                                             FILTERS\n" +
+			"infra/gw  80/HTTP     -         api.example.com  PathPrefix /v1 method=GET  HTTPRoute apps/api#1  apps/api:8080(w=1)                                                                                   -\n" +
+			"infra/gw  80/HTTP     -         api.example.com  PathPrefix /               HTTPRoute apps/api#0  500 (invalid: no valid backend with a weight above 0): apps/recs:8080(w=2,invalid: BackendNotFound)  -\n" +
+			"infra/gw  443/HTTPS   -         *                PathPrefix /               HTTPRoute apps/web#0  apps/web:80(w=9), apps/canary:80(w=1)                                                                RequestHeaderModifier(set x-env=prod)\n"},
+		{"no headers, one host", sampleIR(), formatText, routesView{NoHeaders: true, Host: "api.example.com"}, "" +
+			"infra/gw  80/HTTP    api.example.com  PathPrefix /v1 …  HTTPRoute apps/api#1  apps/api:8080\n" +
+			"infra/gw  80/HTTP    api.example.com  PathPrefix /      HTTPRoute apps/api#0  500: apps/recs:8080 (invalid: BackendNotF…\n" +
+			"infra/gw  443/HTTPS  *                PathPrefix /      HTTPRoute apps/web#0  apps/web:80 w=9, apps/canary:80 w=1\n"},
+		{"one route", sampleIR(), formatText, routesView{Route: "apps/web"}, "" +
+			"GATEWAY   PORT/PROTO  HOST  MATCH         ROUTE                 BACKENDS\n" +
+			"infra/gw  443/HTTPS   *     PathPrefix /  HTTPRoute apps/web#0  apps/web:80 w=9, apps/canary:80 w=1\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := renderRoutes(&buf, formatText, tt.in); err != nil {
+			if err := renderRoutes(&buf, tt.f, tt.in, tt.view); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, buf.String()); diff != "" {
@@ -192,7 +208,7 @@ func TestRenderRoutesData(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := renderRoutes(&buf, tt.f, tt.in); err != nil {
+			if err := renderRoutes(&buf, tt.f, tt.in, routesView{}); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, buf.String()); diff != "" {

@@ -43,17 +43,18 @@ func newRootCmd(streams Streams, env Env, prof *profiler) *cobra.Command {
 	prof.register(root)
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return prof.start(c) }
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(
 		translateCommand().command(streams, env, nil),
 		routesCommand().command(streams, env, nil),
 		irCommand().command(streams, env, nil),
 		statusCommand().command(streams, env, nil),
 		checkCommand().command(streams, env, nil),
+		graphCommand().command(streams, env, nil),
 		explainCommand(streams, env),
 		testCommand(streams, env),
 		diffCommand(streams, env),
 		newVersionCmd(streams),
 	)
+	enableCompletion(root, streams.Out)
 	return root
 }

@@ -52,7 +52,7 @@ func renderTranslate(w io.Writer, f format, out outcome) error {
 		title  string
 		render func(io.Writer) error
 	}{
-		{"Routes", func(w io.Writer) error { return renderRoutes(w, formatText, out.Result.Output.IR) }},
+		{"Routes", func(w io.Writer) error { return renderRoutes(w, formatText, out.Result.Output.IR, routesView{}) }},
 		{"IR", func(w io.Writer) error { return renderIR(w, formatYAML, out.Result.Output.IR) }},
 		{"Status", func(w io.Writer) error { return renderStatus(w, formatYAML, out.Result.Objects) }},
 	}

@@ -43,6 +43,10 @@ type caseSpec struct {
 	// and Diff.Old the old one, and `gwsim diff` writes diff.txt (with the
 	// exit code), diff.json and diff.md.
 	Diff *diffSpec `json:"diff,omitempty"`
+	// Views lists the extra renderings the case records, by name (see
+	// views in views_test.go): routes-wide, status-table, graph-dot,
+	// graph-mermaid.
+	Views []string `json:"views,omitempty"`
 }
 
 // diffSpec is the old side of a case that shows a change.
@@ -160,6 +164,7 @@ func (c goldenCase) validate() error {
 			errs = append(errs, fmt.Errorf("case.yaml: diff.old must name a folder of the case other than input/: %q", d.Old))
 		}
 	}
+	errs = append(errs, c.validateViews()...)
 	if files, err := inputFiles(c.Dir); err != nil {
 		errs = append(errs, err)
 	} else if len(files) == 0 {

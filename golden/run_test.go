@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,6 +27,9 @@ type command struct {
 	// NoExit leaves the exit code out, so that the file stays valid JSON;
 	// a sibling file of the same run records it.
 	NoExit bool
+	// Comment starts the lines that record stderr and the exit code; empty
+	// means "# ", a comment in YAML and DOT.
+	Comment string
 }
 
 // commands lists what every case records, in the order the files are written.
@@ -65,7 +69,7 @@ func (c goldenCase) commands() []command {
 			command{File: "diff.md", Args: append(slices.Clone(args), "-o", "markdown"), NoExit: true},
 		)
 	}
-	return out
+	return append(out, c.viewCommands()...)
 }
 
 // runner is one way to run the CLI: the default store or a chosen one.
@@ -87,8 +91,9 @@ type result struct {
 
 // transcript renders a result as a golden file. check.txt is stdout, then
 // stderr, then `exit: N`. The other files are stdout alone when the run was
-// clean; otherwise stderr and the exit code follow as `# ` comments, which
-// keeps ir.yaml and status.yaml valid YAML.
+// clean; otherwise stderr and the exit code follow as comments (`# `, or
+// the command's Comment), which keeps ir.yaml and status.yaml valid YAML
+// and graph.mmd valid Mermaid.
 func (r result) transcript(c command) string {
 	var b strings.Builder
 	b.WriteString(r.Stdout)
@@ -100,15 +105,16 @@ func (r result) transcript(c command) string {
 	if (r.Stderr == "" && r.Code == 0) || (c.NoExit && r.Stderr == "") {
 		return b.String()
 	}
+	comment := cmp.Or(c.Comment, "# ")
 	for _, line := range strings.SplitAfter(r.Stderr, "\n") {
 		if line != "" {
-			b.WriteString("# " + line)
+			b.WriteString(comment + line)
 		}
 	}
 	if r.Stderr != "" && !strings.HasSuffix(r.Stderr, "\n") {
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "# exit: %d\n", r.Code)
+	fmt.Fprintf(&b, "%sexit: %d\n", comment, r.Code)
 	return b.String()
 }
 

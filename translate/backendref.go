@@ -46,7 +46,7 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 	name := ns + "/" + string(ref.Name)
 	invalid := func(reason, msg string) backendResult {
 		return backendResult{
-			backend: ir.WeightedBackend{Weight: weight, Invalid: reason},
+			backend: ir.WeightedBackend{Weight: weight, Invalid: reason, Ref: backendRefName(group, kind, name, ref.Port)},
 			reason:  reason,
 			message: fmt.Sprintf("%s: %s", field, msg),
 		}
@@ -95,6 +95,18 @@ func noUsableBackend(refs int) string {
 		return "no backendRefs"
 	}
 	return "no valid backend with a weight above 0"
+}
+
+// backendRefName renders a backendRef for WeightedBackend.Ref.
+func backendRefName(group, kind, name string, port *gwv1.PortNumber) string {
+	out := name
+	if port != nil {
+		out += fmt.Sprintf(":%d", *port)
+	}
+	if group != "" || kind != "Service" {
+		out = qualifiedKind(group, kind) + " " + out
+	}
+	return out
 }
 
 func qualifiedKind(group, kind string) string {

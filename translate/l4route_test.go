@@ -181,8 +181,8 @@ func TestL4InvalidBackends(t *testing.T) {
 		reject   string
 		backends []ir.WeightedBackend
 	}{
-		{1, "", []ir.WeightedBackend{{Cluster: "app/svc:80", Weight: 3}, {Weight: 1, Invalid: "BackendNotFound"}}},
-		{2, "no valid backend with a weight above 0", []ir.WeightedBackend{{Weight: 1, Invalid: "BackendNotFound"}}},
+		{1, "", []ir.WeightedBackend{{Cluster: "app/svc:80", Weight: 3}, {Weight: 1, Invalid: "BackendNotFound", Ref: "app/nope:80"}}},
+		{2, "no valid backend with a weight above 0", []ir.WeightedBackend{{Weight: 1, Invalid: "BackendNotFound", Ref: "app/nope:80"}}},
 		{3, "no valid backend with a weight above 0", []ir.WeightedBackend{{Cluster: "app/svc:80", Weight: 0}}},
 		{4, "no backendRefs", nil},
 	}

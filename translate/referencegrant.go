@@ -15,15 +15,19 @@ type grantRef struct {
 // kind and namespace in `from` and the target's group, kind and (when the
 // grant names one) name in `to`.
 func (w *world) allowedByGrant(from, to grantRef) bool {
-	if from.Namespace == to.Namespace {
-		return true
-	}
+	return from.Namespace == to.Namespace || w.grantFor(from, to) != nil
+}
+
+// grantFor returns the ReferenceGrant that permits a reference from `from`
+// to `to` across namespaces, the first by name when several do, or nil.
+func (w *world) grantFor(from, to grantRef) *gwv1.ReferenceGrant {
+	var found *gwv1.ReferenceGrant
 	for _, g := range w.grantsByNS[to.Namespace] {
-		if grantAllows(g, from, to) {
-			return true
+		if grantAllows(g, from, to) && (found == nil || g.Name < found.Name) {
+			found = g
 		}
 	}
-	return false
+	return found
 }
 
 func grantAllows(g *gwv1.ReferenceGrant, from, to grantRef) bool {

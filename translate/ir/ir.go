@@ -179,6 +179,11 @@ type WeightedBackend struct {
 	Weight  int32  `json:"weight"`
 	// Invalid says why this backend cannot be reached (its ResolvedRefs reason).
 	Invalid string `json:"invalid,omitempty"`
+	// Ref names an invalid backend, which has no Cluster, as its backendRef
+	// reads: "namespace/name:port" (":port" left out when the ref sets
+	// none), preceded by "group/Kind " when it is not a core Service. It
+	// lets a reader see which reference is broken. Empty on valid backends.
+	Ref string `json:"ref,omitempty"`
 	// Filters run, after the rule's filters, only on requests forwarded to
 	// this backend (HTTPBackendRef.filters).
 	Filters []Filter `json:"filters,omitempty"`

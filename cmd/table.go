@@ -1,0 +1,209 @@
+package cmd
+
+import (
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// tableWidth is the width the default tables keep to: wide enough for a
+// terminal beside an editor, and fixed rather than read from the terminal so
+// that the same manifests print the same bytes everywhere (-o wide never
+// elides).
+const tableWidth = 120
+
+// minElidedWidth is the narrowest an elided column gets: below it a cell
+// says too little to be worth showing.
+const minElidedWidth = 16
+
+// elision says how a column's cells are cut when the table is too wide.
+type elision int
+
+const (
+	// keepWhole columns are never cut (short, fixed-form cells).
+	keepWhole elision = iota
+	// cutEnd keeps the start of the cell and ends it with "…".
+	cutEnd
+	// cutMiddle keeps what follows the last '#' (a rule index) and cuts
+	// before it, so that `HTTPRoute ns/long-name#3` keeps its #3.
+	cutMiddle
+)
+
+// column is one column of a table.
+type column struct {
+	header string
+	elide  elision
+}
+
+// table lays out cells in columns two spaces apart, left-aligned, as
+// kubectl does, with no trailing spaces. With maxWidth above 0, a layout
+// wider than maxWidth narrows its elidable columns, the widest first, until
+// it fits or they reach minElidedWidth.
+type table struct {
+	columns   []column
+	rows      [][]string
+	noHeaders bool
+	maxWidth  int
+}
+
+// write prints the table.
+func (t table) write(w io.Writer) error {
+	lines := t.rows
+	if !t.noHeaders {
+		header := make([]string, len(t.columns))
+		for i, c := range t.columns {
+			header[i] = c.header
+		}
+		lines = append([][]string{header}, t.rows...)
+	}
+	widths := t.widths(lines)
+	var b strings.Builder
+	for _, cells := range lines {
+		b.Reset()
+		for i, cell := range cells {
+			cell = cutCell(cell, widths[i], t.columns[i].elide)
+			b.WriteString(cell)
+			if i < len(cells)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)+2))
+			}
+		}
+		b.WriteByte('\n')
+		if _, err := io.WriteString(w, b.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// widths returns each column's width: its widest cell, unless the table
+// must fit maxWidth. Then cutEnd columns are narrowed first, and cutMiddle
+// ones (ROUTE, the column a reader came for) only when narrowing the others
+// is not enough. Among the layouts that fit, the one that cuts the fewest
+// cells wins, then the one that cuts the fewest characters: a column of
+// short names keeps them whole while one long cell elsewhere is cut.
+func (t table) widths(lines [][]string) []int {
+	lengths := make([][]int, len(t.columns))
+	natural := make([]int, len(t.columns))
+	for _, cells := range lines {
+		for i, cell := range cells {
+			n := utf8.RuneCountInString(cell)
+			lengths[i] = append(lengths[i], n)
+			natural[i] = max(natural[i], n)
+		}
+	}
+	if t.maxWidth <= 0 || sum(natural)+2*(len(natural)-1) <= t.maxWidth {
+		return natural
+	}
+	for _, phase := range []elision{cutEnd, cutMiddle} {
+		budget := t.maxWidth - 2*(len(natural)-1)
+		var fit []int
+		for i, c := range t.columns {
+			if c.elide == keepWhole || c.elide > phase {
+				budget -= natural[i]
+			} else {
+				fit = append(fit, i)
+			}
+		}
+		if out, ok := t.fit(natural, lengths, fit, budget); ok {
+			return out
+		}
+	}
+	return natural
+}
+
+// cutCost is what a width costs a column: the cells it cuts and the
+// characters they lose, compared in that order.
+type cutCost struct{ cells, runes int }
+
+func (a cutCost) plus(b cutCost) cutCost { return cutCost{a.cells + b.cells, a.runes + b.runes} }
+
+func (a cutCost) less(b cutCost) bool {
+	return a.cells < b.cells || (a.cells == b.cells && a.runes < b.runes)
+}
+
+// fit gives the columns in cols widths that sum to at most budget at the
+// least cutCost, by dynamic programming over the budget; each column may
+// take any width from its minimum to its widest cell.
+// It reports false when even the minimum widths do not fit.
+func (t table) fit(natural []int, lengths [][]int, cols []int, budget int) ([]int, bool) {
+	if budget < 0 {
+		return nil, false
+	}
+	type state struct {
+		ok     bool
+		cost   cutCost
+		widths []int
+	}
+	best := make([]state, budget+1)
+	best[0] = state{ok: true}
+	for _, i := range cols {
+		least := min(natural[i], max(minElidedWidth, utf8.RuneCountInString(t.columns[i].header)))
+		next := make([]state, budget+1)
+		for used, s := range best {
+			if !s.ok {
+				continue
+			}
+			for w := least; w <= natural[i]; w++ {
+				if used+w > budget {
+					continue
+				}
+				c := s.cost.plus(cutCostOf(lengths[i], w))
+				if n := &next[used+w]; !n.ok || c.less(n.cost) {
+					*n = state{ok: true, cost: c, widths: append(slices.Clone(s.widths), w)}
+				}
+			}
+		}
+		best = next
+	}
+	var pick *state
+	for i := range best {
+		if best[i].ok && (pick == nil || best[i].cost.less(pick.cost)) {
+			pick = &best[i]
+		}
+	}
+	if pick == nil {
+		return nil, false
+	}
+	out := slices.Clone(natural)
+	for k, i := range cols {
+		out[i] = pick.widths[k]
+	}
+	return out, true
+}
+
+// cutCostOf is the cost of giving a column of cells of these lengths width w.
+func cutCostOf(lengths []int, w int) cutCost {
+	var c cutCost
+	for _, n := range lengths {
+		if n > w {
+			c = c.plus(cutCost{1, n - w})
+		}
+	}
+	return c
+}
+
+func sum(ns []int) int {
+	total := 0
+	for _, n := range ns {
+		total += n
+	}
+	return total
+}
+
+// cutCell shortens cell to width runes, marking the cut with "…".
+func cutCell(cell string, width int, how elision) string {
+	if how == keepWhole || utf8.RuneCountInString(cell) <= width {
+		return cell
+	}
+	runes := []rune(cell)
+	if how == cutMiddle {
+		if i := strings.LastIndexByte(cell, '#'); i > 0 {
+			suffix := []rune(cell[i:])
+			if keep := width - 1 - len(suffix); keep > 0 {
+				return string(runes[:keep]) + "…" + string(suffix)
+			}
+		}
+	}
+	return string(runes[:width-1]) + "…"
+}
