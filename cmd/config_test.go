@@ -85,7 +85,8 @@ func TestConfigMerge(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		".gwsim.yaml": "ignore: [GWS7001]\nseverity: {GWS1005: error}\nfailureThreshold: warning\n" +
 			"controllerNames: [a.example/one, a.example/two]\nchannel: experimental\nassume: none\n",
-		"m/gw.yaml": "",
+		"m/gw.yaml":  "",
+		"other.yaml": "failureThreshold: info\n",
 	})
 	p := completeFlags(t, "-f", filepath.Join(dir, "m/gw.yaml"), "--ignore", "GWS3001")
 	pol := p.Findings.policy
@@ -106,6 +107,12 @@ func TestConfigMerge(t *testing.T) {
 	p = completeFlags(t, "-f", filepath.Join(dir, "m/gw.yaml"), "--failure-threshold", "error", "--controller-name", "b.example/x")
 	if p.Findings.policy.Threshold.String() != "error" || p.ControllerName != "b.example/x" || len(p.ControllerNames) != 1 {
 		t.Errorf("flags given: threshold %s, controllers %v; want the flags'", p.Findings.policy.Threshold, p.ControllerNames)
+	}
+
+	// --config replaces the search: the file found upward is not read.
+	p = completeFlags(t, "-f", filepath.Join(dir, "m/gw.yaml"), "--config", filepath.Join(dir, "other.yaml"))
+	if p.Findings.policy.Threshold.String() != "info" || len(p.Findings.policy.Ignores) != 0 || p.Channel != "" {
+		t.Errorf("--config: threshold %s, ignores %v, channel %q; want other.yaml's alone", p.Findings.policy.Threshold, p.Findings.policy.Ignores, p.Channel)
 	}
 }
 

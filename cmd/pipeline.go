@@ -84,7 +84,7 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		Sources:    loaded.Sources,
 	}
 	if p.Verbose {
-		printVerbose(streams.Err, out, len(loaded.Objects))
+		printVerbose(streams.Err, out, len(loaded.Objects), p.Findings.configPath)
 	}
 	return out, nil
 }
