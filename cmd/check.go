@@ -19,7 +19,7 @@ func checkCommand() pipelineCommand {
 		formats: findingsFormats,
 		render: func(w io.Writer, f format, out outcome) error {
 			r := findingsReport{Findings: out.Findings, Suppressed: out.Suppressed, Threshold: out.Threshold}
-			if out.Result != nil {
+			if out.Result != nil && f == formatJUnit { // the one format that lists clean objects
 				r.Objects = checkedObjects(out.Result.Objects, out.Sources)
 			}
 			return renderFindings(w, f, r)

@@ -20,6 +20,10 @@ import (
 // a testcase of their file. Suppressed findings are counted in a property.
 type junitFindings struct{}
 
+// noFile names the suite, and the testcase, of findings about no file
+// (an assumed object, the ignored-kinds summary).
+const noFile = "(no file)"
+
 // junitSubject is what a testcase is about: an object or a whole file.
 type junitSubject struct {
 	file   string
@@ -28,7 +32,7 @@ type junitSubject struct {
 
 func (s junitSubject) name() string {
 	if s.object.Kind == "" {
-		return s.file
+		return cmp.Or(s.file, noFile)
 	}
 	return s.object.String()
 }
@@ -51,7 +55,7 @@ func (junitFindings) render(w io.Writer, r findingsReport) error {
 	})
 	var suites []junitSuite
 	for _, s := range subjects {
-		file := cmp.Or(s.file, "(no file)")
+		file := cmp.Or(s.file, noFile)
 		if len(suites) == 0 || suites[len(suites)-1].Name != file {
 			suites = append(suites, junitSuite{Name: file})
 		}
