@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -32,7 +34,7 @@ type findingPolicy struct {
 
 func (f *findingFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.Ignore, "ignore", nil,
-		"suppress findings with this code, everywhere (GWS3001) or on one object (GWS3001:HTTPRoute/ns/name); repeatable")
+		"suppress findings with this code, everywhere (GWS3001) or on one object (GWS3001:HTTPRoute/ns/name); repeatable, or comma-separated")
 	fs.StringVar(&f.Config, "config", "",
 		"config file to read (default: "+configFileName+" in the first -f's directory or a parent, up to the repository root)")
 	fs.StringVar(&f.FailureThreshold, "failure-threshold", "error",
@@ -55,12 +57,14 @@ func (f *findingFlags) complete(c *cobra.Command, p *pipelineFlags) error {
 	if f.policy.Threshold, err = diag.ParseSeverity(threshold); err != nil {
 		return usageErrorf("--failure-threshold: %v", err)
 	}
-	for _, s := range f.Ignore {
-		ig, err := diag.ParseIgnore(s, "--ignore")
-		if err != nil {
-			return usageErrorf("--ignore: %v", err)
+	for _, v := range f.Ignore {
+		for _, s := range strings.Split(v, ",") {
+			ig, err := diag.ParseIgnore(s, "--ignore")
+			if err != nil {
+				return usageErrorf("--ignore: %v", err)
+			}
+			f.policy.Ignores = append(f.policy.Ignores, ig)
 		}
-		f.policy.Ignores = append(f.policy.Ignores, ig)
 	}
 	for _, s := range cfg.Ignore {
 		ig, _ := diag.ParseIgnore(s, f.configPath) // checked by readConfig

@@ -187,11 +187,16 @@ var parserLinePattern = regexp.MustCompile(`\bline \d+\b`)
 // the JSON, SARIF, GitLab and GitHub formats do.
 var linePropertyPattern = regexp.MustCompile(`("line": |"startLine": |"begin": |\bline=)\d+`)
 
-// normaliseSources replaces every source position with SOURCE and every
-// line quoted by a parse error with "line N".
+// fingerprintPattern matches a finding's fingerprint (SARIF, GitLab): a
+// hash of its message, which for a parse error quotes the parser's line.
+var fingerprintPattern = regexp.MustCompile(`("gwsimFinding/v1": |"fingerprint": )"[0-9a-f]{32}"`)
+
+// normaliseSources replaces every source position with SOURCE, every line
+// quoted by a parse error with "line N" and every fingerprint with HASH.
 func normaliseSources(s string) string {
 	s = sourcePattern.ReplaceAllString(s, "SOURCE")
 	s = linePropertyPattern.ReplaceAllString(s, "${1}N")
+	s = fingerprintPattern.ReplaceAllString(s, `${1}"HASH"`)
 	return parserLinePattern.ReplaceAllString(s, "line N")
 }
 
