@@ -109,7 +109,7 @@ func TestUsageErrors(t *testing.T) {
 		{"bad output format", []string{"routes", "-f", "@gw.yaml", "-o", "xml"},
 			"gwsim: error: unknown output format \"xml\" (valid: text, wide, yaml, json)\nRun 'gwsim routes --help' for usage.\n"},
 		{"check formats", []string{"check", "-f", "@gw.yaml", "-o", "yaml"},
-			"gwsim: error: unknown output format \"yaml\" (valid: text, json, github)\nRun 'gwsim check --help' for usage.\n"},
+			"gwsim: error: unknown output format \"yaml\" (valid: text, json, github, sarif, junit, gitlab)\nRun 'gwsim check --help' for usage.\n"},
 		{"unknown flag", []string{"status", "--bogus"},
 			"gwsim: error: unknown flag: --bogus\nRun 'gwsim status --help' for usage.\n"},
 		{"unknown command", []string{"rotes"},
@@ -152,7 +152,7 @@ func TestInputErrorsPointAtTheFile(t *testing.T) {
 			if gotStdout := strings.Contains(got.stdout, `"reason": "ParseError"`); gotStdout != wantStdout || (!wantStdout && got.stdout != "") {
 				t.Errorf("stdout = %q, want the parse error in JSON: %v", got.stdout, wantStdout)
 			}
-			if !strings.HasPrefix(got.stderr, "bad.yaml:5: error: ") {
+			if !strings.HasPrefix(got.stderr, "bad.yaml:5: error[GWS1002]: ") {
 				t.Errorf("stderr = %q, want a bad.yaml:5 error", got.stderr)
 			}
 		})
@@ -203,7 +203,7 @@ func TestCheckMissingBackend(t *testing.T) {
 		t.Errorf("summary = %q, want %q\n%s", last, "1 error, 0 warnings, 0 infos", got.stdout)
 	}
 	// The HTTPRoute is the 3rd document, after 6 + 1 + 10 + 1 lines.
-	if want := "all.yaml:19: error: HTTPRoute default/web: "; !strings.HasPrefix(lines[0], want) {
+	if want := "all.yaml:19: error[GWS3001]: HTTPRoute default/web: "; !strings.HasPrefix(lines[0], want) {
 		t.Errorf("first finding = %q, want prefix %q", lines[0], want)
 	}
 	if !strings.Contains(lines[0], "BackendNotFound") && !strings.Contains(lines[0], "api") {
@@ -255,7 +255,7 @@ func TestVerbose(t *testing.T) {
 	files := map[string]string{"all.yaml": gatewayYAML + "---\n" + routeYAML + "---\n" + serviceYAML}
 	got := runCLI(t, Env{}, files, "", "ir", "-f", "@all.yaml", "-v")
 	for _, want := range []string{
-		"\ninfo: assumed 1 object not in the input: GatewayClass gwsim",
+		"\ninfo[GWS7001]: assumed 1 object not in the input: GatewayClass gwsim",
 		"gwsim: 0 errors, 0 warnings, 1 info (run gwsim check for the full list)\n",
 		"gwsim: loaded 3 objects, assumed 1\n",
 		"gwsim: objects: 1 Gateway, 1 GatewayClass, 1 HTTPRoute, 1 Service\n",

@@ -20,9 +20,21 @@ type pipelineFlags struct {
 	// ControllerNameSet is true when the user passed --controller-name: the
 	// name then also narrows which GatewayClasses are gwsim's.
 	ControllerNameSet bool
-	Strict            bool
-	Output            string
-	Verbose           bool
+	// ControllerNames are the controllers whose GatewayClasses are gwsim's,
+	// when narrowed: --controller-name's one, or the config file's list.
+	ControllerNames []string
+	Strict          bool
+	Output          string
+	Verbose         bool
+	// Findings are the flags that suppress findings and set the exit
+	// threshold, merged with the config file.
+	Findings findingFlags
+	// Channel holds the config file's channel (standard, experimental)
+	// for --channel (issue 12); nothing reads it before that flag exists.
+	Channel string
+	// Assume holds the config file's assume (all, none, kinds) for
+	// --assume (issue 13); nothing reads it before that flag exists.
+	Assume string
 
 	formats []format
 }
@@ -48,6 +60,7 @@ func (p *pipelineFlags) register(c *cobra.Command, formats ...format) {
 	fs.StringVarP(&p.Output, "output", "o", string(formats[0]), "output format: "+names)
 	fs.BoolVarP(&p.Verbose, "verbose", "v", false, "print passes, object counts and info findings on stderr")
 	registerFormatCompletion(c, formats)
+	p.Findings.register(fs)
 }
 
 // complete checks the flags once cobra has parsed them; every mistake here is
@@ -63,6 +76,12 @@ func (p *pipelineFlags) complete(c *cobra.Command) (format, error) {
 	p.ControllerNameSet = c.Flags().Changed("controller-name")
 	if p.ControllerName == "" {
 		return "", usageErrorf("--controller-name must not be empty")
+	}
+	if p.ControllerNameSet {
+		p.ControllerNames = []string{p.ControllerName}
+	}
+	if err := p.Findings.complete(c, p); err != nil {
+		return "", err
 	}
 	return f, nil
 }

@@ -17,6 +17,9 @@ const (
 	formatYAML   format = "yaml"
 	formatJSON   format = "json"
 	formatGitHub format = "github"
+	formatSARIF  format = "sarif"
+	formatJUnit  format = "junit"
+	formatGitLab format = "gitlab"
 )
 
 // parseFormat accepts one of valid; the error lists them all, so a typo is

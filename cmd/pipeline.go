@@ -22,13 +22,19 @@ func translateTime() metav1.Time { return metav1.NewTime(time.Unix(0, 0).UTC()) 
 // outcome is what the pipeline hands to a renderer.
 type outcome struct {
 	Result *offline.Result
-	// Findings holds every finding, sorted: loader, assumptions, translation
-	// and unhealthy conditions in status.
+	// Findings holds every finding not suppressed, sorted: loader,
+	// assumptions, translation and unhealthy conditions in status.
 	Findings []diag.Finding
-	// Failed is true when the run must exit 1: an error finding, or any
-	// unhealthy condition in status (an informational one, such as a
-	// listener's OverlappingTLSConfig, is a warning and does not fail).
+	// Suppressed are the findings --ignore, the config file or an
+	// annotation took out; they are counted, never lost.
+	Suppressed []diag.Suppressed
+	// Failed is true when the run must exit 1: a finding at or above the
+	// failure threshold (error by default, and every unhealthy condition in
+	// status is an error, but for informational ones such as a listener's
+	// OverlappingTLSConfig, which are warnings).
 	Failed bool
+	// Threshold is the least severity that fails the run.
+	Threshold diag.Severity
 	// Assumed counts the objects gwsim made up.
 	Assumed int
 	// Sources says where each loaded object starts, for commands that
@@ -48,16 +54,14 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 	})
 	markStage(ctx, "load")
 	if len(loaded.Errors) > 0 {
-		errs := diag.Sort(loaded.Errors)
+		errs := diag.Sort(diag.WithCodes(loaded.Errors))
 		printFindings(streams.Err, errs)
 		return outcome{}, &exitError{code: exitUsage, inputErrors: errs}
 	}
 	objs, assumed := load.AssumeMissing(loaded.Objects, p.ControllerName)
 	opts := offline.Options{Translate: translate.Options{Now: translateTime()}, Store: env.Store, OtherObjects: loaded.Others,
 		Stage: func(name string) { markStage(ctx, name) }}
-	if p.ControllerNameSet {
-		opts.Translate.ControllerNames = []string{p.ControllerName}
-	}
+	opts.Translate.ControllerNames = p.ControllerNames
 	res, err := offline.Run(ctx, objs, loaded.Sources, opts)
 	if err != nil {
 		return outcome{}, &exitError{code: exitUsage, err: err}
@@ -68,20 +72,19 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 	all = append(all, assumed...)
 	all = append(all, res.Output.Findings...)
 	all = append(all, unhealthy...)
-	if p.Strict {
-		all = escalate(all)
-	}
-	all = diag.Sort(all)
+	pol := applyPolicy(all, loaded.Objects, loaded.Sources, p)
 	markStage(ctx, "findings")
 	out := outcome{
-		Result:   res,
-		Findings: all,
-		Failed:   summarize(unhealthy).Errors > 0 || summarize(all).Errors > 0,
-		Assumed:  len(objs) - len(loaded.Objects),
-		Sources:  loaded.Sources,
+		Result:     res,
+		Findings:   pol.Kept,
+		Suppressed: pol.Suppressed,
+		Failed:     pol.Failed,
+		Threshold:  p.Findings.policy.Threshold,
+		Assumed:    len(objs) - len(loaded.Objects),
+		Sources:    loaded.Sources,
 	}
 	if p.Verbose {
-		printVerbose(streams.Err, out, len(loaded.Objects))
+		printVerbose(streams.Err, out, len(loaded.Objects), p.Findings.configPath)
 	}
 	return out, nil
 }
@@ -111,8 +114,8 @@ func finish(w io.Writer, out outcome, verbose bool) error {
 		}
 	}
 	printFindings(w, shown)
-	if len(out.Findings) > 0 {
-		fmt.Fprintf(w, "gwsim: %s (run gwsim check for the full list)\n", summarize(out.Findings))
+	if len(out.Findings)+len(out.Suppressed) > 0 {
+		fmt.Fprintf(w, "gwsim: %s (run gwsim check for the full list)\n", summarize(out.Findings, out.Suppressed))
 	}
 	return exitFor(out)
 }

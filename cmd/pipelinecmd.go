@@ -53,7 +53,7 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 	if err != nil && p.findingsAreOutput && f != formatText && errors.As(err, &ee) && len(ee.inputErrors) > 0 {
 		// Machine-readable check output must explain an exit 2 as well;
 		// text output already went to stderr.
-		if rerr := p.render(streams.Out, f, outcome{Findings: ee.inputErrors}); rerr != nil {
+		if rerr := p.render(streams.Out, f, outcome{Findings: ee.inputErrors, Threshold: flags.Findings.policy.Threshold}); rerr != nil {
 			return rerr
 		}
 	}

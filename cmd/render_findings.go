@@ -3,20 +3,69 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
-// summary counts findings by severity.
-type summary struct {
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
-	Infos    int `json:"infos"`
+// findingsReport is what check renders: the findings that count, those
+// suppressed, and what was checked.
+type findingsReport struct {
+	Findings   []diag.Finding
+	Suppressed []diag.Suppressed
+	// Objects are the objects checked, sorted, with their sources, for
+	// formats that list what passed too (JUnit).
+	Objects []checkedObject
+	// Threshold is the least severity that fails the run.
+	Threshold diag.Severity
 }
 
-func summarize(fs []diag.Finding) summary {
-	var s summary
+// checkedObject is one object of the input and where it starts.
+type checkedObject struct {
+	Ref    diag.ObjectRef
+	Source diag.Source
+}
+
+// findingsRenderer prints a findings report in one output format. Each
+// format lives in its own file (render_findings_<format>.go).
+type findingsRenderer interface {
+	render(w io.Writer, r findingsReport) error
+}
+
+// findingsFormats are check's output formats, the first the default, each
+// with its renderer.
+var findingsFormats = []format{formatText, formatJSON, formatGitHub, formatSARIF, formatJUnit, formatGitLab}
+
+func findingsRendererFor(f format) findingsRenderer {
+	switch f {
+	case formatJSON:
+		return jsonFindings{}
+	case formatGitHub:
+		return githubFindings{}
+	case formatSARIF:
+		return sarifFindings{}
+	case formatJUnit:
+		return junitFindings{}
+	case formatGitLab:
+		return gitlabFindings{}
+	}
+	return textFindings{}
+}
+
+// renderFindings prints a report, its findings already sorted.
+func renderFindings(w io.Writer, f format, r findingsReport) error {
+	return findingsRendererFor(f).render(w, r)
+}
+
+// summary counts findings by severity, and those suppressed.
+type summary struct {
+	Errors     int `json:"errors"`
+	Warnings   int `json:"warnings"`
+	Infos      int `json:"infos"`
+	Suppressed int `json:"suppressed"`
+}
+
+func summarize(fs []diag.Finding, suppressed []diag.Suppressed) summary {
+	s := summary{Suppressed: len(suppressed)}
 	for _, f := range fs {
 		switch f.Severity {
 		case diag.Error:
@@ -30,10 +79,15 @@ func summarize(fs []diag.Finding) summary {
 	return s
 }
 
-// String renders `1 error, 2 warnings, 0 infos`.
+// String renders `1 error, 2 warnings, 0 infos`, and `, 3 suppressed` when
+// any finding was.
 func (s summary) String() string {
-	return fmt.Sprintf("%s, %s, %s",
+	out := fmt.Sprintf("%s, %s, %s",
 		plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"), plural(s.Infos, "info", "infos"))
+	if s.Suppressed > 0 {
+		out += fmt.Sprintf(", %d suppressed", s.Suppressed)
+	}
+	return out
 }
 
 // plural renders a count with its noun: "1 error", "0 errors".
@@ -44,61 +98,9 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// findingsDoc is the json shape of `gwsim check -o json`.
-type findingsDoc struct {
-	Findings []diag.Finding `json:"findings"`
-	Summary  summary        `json:"summary"`
-}
-
-// renderFindings prints findings, already sorted, followed by a summary:
-// compiler-style lines for text, GitHub Actions workflow commands for github,
-// or one JSON document.
-func renderFindings(w io.Writer, f format, fs []diag.Finding) error {
-	switch f {
-	case formatJSON:
-		if fs == nil {
-			fs = []diag.Finding{}
-		}
-		return writeJSON(w, findingsDoc{Findings: fs, Summary: summarize(fs)})
-	case formatGitHub:
-		for _, fd := range fs {
-			if _, err := fmt.Fprintln(w, githubAnnotation(fd)); err != nil {
-				return err
-			}
-		}
-	default:
-		for _, fd := range fs {
-			if _, err := fmt.Fprintln(w, fd.String()); err != nil {
-				return err
-			}
-		}
-	}
-	_, err := fmt.Fprintln(w, summarize(fs).String())
-	return err
-}
-
-// githubAnnotation renders a finding as a workflow command
-// (`::error file=F,line=L,title=Reason::Kind ns/name: message`) so that
-// GitHub shows it on the line of YAML it is about. Findings on assumed
-// objects have no file and annotate the run instead.
-func githubAnnotation(f diag.Finding) string {
-	level := "notice"
-	switch f.Severity {
-	case diag.Error:
-		level = "error"
-	case diag.Warning:
-		level = "warning"
-	}
-	var props []string
-	if f.Source.File != "" {
-		props = append(props, "file="+escapeGitHubProperty(f.Source.File))
-		if f.Source.Line > 0 {
-			props = append(props, fmt.Sprintf("line=%d", f.Source.Line))
-		}
-	}
-	if f.Reason != "" {
-		props = append(props, "title="+escapeGitHubProperty(f.Reason))
-	}
+// findingText renders a finding without its location and severity, as
+// formats that carry those apart show it: `Kind ns/name: field: message`.
+func findingText(f diag.Finding) string {
 	msg := f.Message
 	if f.Field != "" {
 		msg = f.Field + ": " + msg
@@ -106,20 +108,5 @@ func githubAnnotation(f diag.Finding) string {
 	if f.Object.Kind != "" {
 		msg = f.Object.String() + ": " + msg
 	}
-	cmd := "::" + level
-	if len(props) > 0 {
-		cmd += " " + strings.Join(props, ",")
-	}
-	return cmd + "::" + escapeGitHubData(msg)
-}
-
-// escapeGitHubData escapes a workflow command's message as the runner
-// expects: %, CR and LF.
-func escapeGitHubData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// escapeGitHubProperty also escapes the property separators : and ,.
-func escapeGitHubProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return msg
 }

@@ -12,10 +12,13 @@ import (
 
 // renderTestReport prints a test run: one line per test, the failures and
 // explain trace of each failed one, a summary, then coverage (text); or
-// the report as JSON.
+// the report as JSON or JUnit.
 func renderTestReport(w io.Writer, f format, r routetest.Report) error {
-	if f == formatJSON {
+	switch f {
+	case formatJSON:
 		return writeJSON(w, r)
+	case formatJUnit:
+		return renderTestJUnit(w, r)
 	}
 	var b strings.Builder
 	for _, t := range r.Tests {

@@ -49,7 +49,7 @@ func testCommand(streams Streams, env Env) *cobra.Command {
 		Args:    noArgs,
 	}
 	c.RunE = func(c *cobra.Command, _ []string) error { return flags.run(c, streams, env) }
-	flags.pipeline.register(c, formatText, formatJSON)
+	flags.pipeline.register(c, formatText, formatJSON, formatJUnit)
 	fs := c.Flags()
 	fs.StringVar(&flags.Cases, "cases", "", "route table test file (YAML)")
 	fs.BoolVar(&flags.Coverage, "coverage", false, "report the route rules and matches no test exercised")

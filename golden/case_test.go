@@ -16,6 +16,10 @@ import (
 // caseFile is the name of the file that makes a folder a golden case.
 const caseFile = "case.yaml"
 
+// configFile is gwsim's config file; a case that has one in its folder
+// shows that gwsim finds it upward from input/.
+const configFile = ".gwsim.yaml"
+
 // inputDir is where a case keeps its manifests; the CLI reads it as `-f input/`
 // so that sources in the outputs read input/<file>:<line> on every machine.
 const inputDir = "input"
@@ -37,7 +41,7 @@ type caseSpec struct {
 	// explain-<name>.txt (text, with the exit code) and explain-<name>.json.
 	Explain []explainSpec `json:"explain,omitempty"`
 	// Test lists runs of `gwsim test`; each writes test-<name>.txt (text,
-	// with the exit code) and test-<name>.json.
+	// with the exit code), test-<name>.json and test-<name>.junit.xml.
 	Test []testSpec `json:"test,omitempty"`
 	// Diff, when set, makes the case a change: input/ is the new version
 	// and Diff.Old the old one, and `gwsim diff` writes diff.txt (with the
@@ -47,12 +51,24 @@ type caseSpec struct {
 	// views in views_test.go): routes-wide, status-table, graph-dot,
 	// graph-mermaid.
 	Views []string `json:"views,omitempty"`
+	// Check lists more runs of `gwsim check` (other output formats,
+	// suppressions, thresholds); each writes check-<name>.txt: stdout,
+	// stderr and the exit code.
+	Check []checkSpec `json:"check,omitempty"`
 }
 
 // diffSpec is the old side of a case that shows a change.
 type diffSpec struct {
 	// Old is the folder of the case that holds the old manifests.
 	Old string `json:"old"`
+}
+
+// checkSpec is one more run of `gwsim check` on the case's input.
+type checkSpec struct {
+	// Name names the output file, as an explainSpec's does.
+	Name string `json:"name"`
+	// Args are check's arguments: -o, --ignore, --failure-threshold, ...
+	Args []string `json:"args"`
 }
 
 // explainSpec is one request a case traces.
@@ -148,12 +164,12 @@ func (c goldenCase) validate() error {
 			errs = append(errs, fmt.Errorf("case.yaml: stdin: %w", err))
 		}
 	}
-	seen := map[string]bool{}
+	names := make([]string, len(c.Spec.Explain))
 	for i, e := range c.Spec.Explain {
-		if !explainName.MatchString(e.Name) || seen[e.Name] {
-			errs = append(errs, fmt.Errorf("case.yaml: explain[%d]: name %q must be unique, lower-case letters, digits and dashes", i, e.Name))
-		}
-		seen[e.Name] = true
+		names[i] = e.Name
+	}
+	errs = append(errs, checkRunNames("explain", names)...)
+	for i, e := range c.Spec.Explain {
 		if len(e.Args) == 0 {
 			errs = append(errs, fmt.Errorf("case.yaml: explain[%d]: args must hold the URL", i))
 		}
@@ -165,6 +181,7 @@ func (c goldenCase) validate() error {
 		}
 	}
 	errs = append(errs, c.validateViews()...)
+	errs = append(errs, c.validateChecks()...)
 	if files, err := inputFiles(c.Dir); err != nil {
 		errs = append(errs, err)
 	} else if len(files) == 0 {
@@ -173,17 +190,45 @@ func (c goldenCase) validate() error {
 	return errors.Join(errs...)
 }
 
-// validateTests checks the case's test runs.
-func (c goldenCase) validateTests() []error {
+// checkRunNames checks the names of a case's runs of one command: they
+// name output files, so they are unique and spelt for file names.
+func checkRunNames(command string, names []string) []error {
 	var errs []error
 	seen := map[string]bool{}
-	for i, tr := range c.Spec.Test {
-		if !explainName.MatchString(tr.Name) || seen[tr.Name] {
-			errs = append(errs, fmt.Errorf("case.yaml: test[%d]: name %q must be unique, lower-case letters, digits and dashes", i, tr.Name))
+	for i, n := range names {
+		if !explainName.MatchString(n) || seen[n] {
+			errs = append(errs, fmt.Errorf("case.yaml: %s[%d]: name %q must be unique, lower-case letters, digits and dashes", command, i, n))
 		}
-		seen[tr.Name] = true
+		seen[n] = true
+	}
+	return errs
+}
+
+// validateTests checks the case's test runs.
+func (c goldenCase) validateTests() []error {
+	names := make([]string, len(c.Spec.Test))
+	for i, tr := range c.Spec.Test {
+		names[i] = tr.Name
+	}
+	errs := checkRunNames("test", names)
+	for i, tr := range c.Spec.Test {
 		if _, err := os.Stat(filepath.Join(c.Dir, tr.Cases)); tr.Cases == "" || err != nil {
 			errs = append(errs, fmt.Errorf("case.yaml: test[%d]: cases must name a file of the case: %q", i, tr.Cases))
+		}
+	}
+	return errs
+}
+
+// validateChecks checks the case's extra check runs.
+func (c goldenCase) validateChecks() []error {
+	names := make([]string, len(c.Spec.Check))
+	for i, ch := range c.Spec.Check {
+		names[i] = ch.Name
+	}
+	errs := checkRunNames("check", names)
+	for i, ch := range c.Spec.Check {
+		if len(ch.Args) == 0 {
+			errs = append(errs, fmt.Errorf("case.yaml: check[%d]: args must say what differs from check.txt", i))
 		}
 	}
 	return errs
@@ -224,7 +269,7 @@ func filesUnder(root string) ([]string, error) {
 // that nobody compares any more.
 func TestCaseLayout(t *testing.T) {
 	for _, c := range loadCases(t) {
-		known := append([]string{caseFile, inputDir}, c.casesFiles()...)
+		known := append([]string{caseFile, inputDir, configFile}, c.casesFiles()...)
 		if c.Spec.Diff != nil {
 			known = append(known, c.Spec.Diff.Old)
 		}

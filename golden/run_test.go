@@ -43,8 +43,9 @@ func commands() []command {
 }
 
 // commands lists what case c records: every case's outputs, then two
-// files per explain request and two per test run of its case.yaml, and
-// the three outputs of gwsim diff when the case is a change.
+// files per explain request, one per extra check run, three per test
+// run (text, JSON, JUnit) of its case.yaml, and the three outputs of
+// gwsim diff when the case is a change.
 func (c goldenCase) commands() []command {
 	out := commands()
 	for _, e := range c.Spec.Explain {
@@ -54,11 +55,15 @@ func (c goldenCase) commands() []command {
 			command{File: "explain-" + e.Name + ".json", Args: append(slices.Clone(args), "-o", "json"), NoExit: true},
 		)
 	}
+	for _, ch := range c.Spec.Check {
+		out = append(out, command{File: "check-" + ch.Name + ".txt", Args: append([]string{"check"}, ch.Args...), Check: true})
+	}
 	for _, tr := range c.Spec.Test {
 		args := append([]string{"test", "--cases", tr.Cases}, tr.Args...)
 		out = append(out,
 			command{File: "test-" + tr.Name + ".txt", Args: args, Check: true},
 			command{File: "test-" + tr.Name + ".json", Args: append(slices.Clone(args), "-o", "json"), NoExit: true},
+			command{File: "test-" + tr.Name + ".junit.xml", Args: append(slices.Clone(args), "-o", "junit"), NoExit: true},
 		)
 	}
 	if d := c.Spec.Diff; d != nil {
@@ -70,6 +75,18 @@ func (c goldenCase) commands() []command {
 		)
 	}
 	return append(out, c.viewCommands()...)
+}
+
+// byFile reports whether the output is organised by input file (JUnit's
+// testsuites), so that splitting the input across other files changes
+// its shape, not only its source positions.
+func (c command) byFile() bool {
+	for i, a := range c.Args {
+		if a == "-o" && i+1 < len(c.Args) && c.Args[i+1] == "junit" {
+			return true
+		}
+	}
+	return false
 }
 
 // runner is one way to run the CLI: the default store or a chosen one.

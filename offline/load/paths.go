@@ -13,9 +13,17 @@ import (
 // stdinName is the file name sources give to documents read from stdin.
 const stdinName = "<stdin>"
 
+// ConfigFileName is gwsim's own config file (see cmd), which may sit among
+// the manifests: a directory read skips it, as it skips route table test
+// files.
+const ConfigFileName = ".gwsim.yaml"
+
 // manifestFile reports whether a directory entry is read: kubectl's
 // extensions. A file named on the command line is read whatever its name.
 func manifestFile(name string) bool {
+	if name == ConfigFileName {
+		return false
+	}
 	switch filepath.Ext(name) {
 	case ".yaml", ".yml", ".json":
 		return true

@@ -36,6 +36,16 @@ func (s Severity) String() string {
 	return fmt.Sprintf("severity(%d)", int(s))
 }
 
+// ParseSeverity reads a severity by name: error, warning or info.
+func ParseSeverity(s string) (Severity, error) {
+	for _, sev := range []Severity{Error, Warning, Info} {
+		if s == sev.String() {
+			return sev, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown severity %q (valid: error, warning, info)", s)
+}
+
 // MarshalText renders the severity by name in JSON and YAML output.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
@@ -81,6 +91,9 @@ func (r ObjectRef) Compare(o ObjectRef) int {
 
 // Finding is one observation about the input.
 type Finding struct {
+	// Code is the finding's stable code (GWS3001), from the table in
+	// codes.go; WithCodes sets it where findings are collected.
+	Code     string    `json:"code,omitempty"`
 	Severity Severity  `json:"severity"`
 	Object   ObjectRef `json:"object,omitzero"`
 	Source   Source    `json:"source,omitzero"`
@@ -121,17 +134,25 @@ const (
 	// host and an identical match; precedence gives the traffic to one of
 	// them, which neither namespace's owner may expect.
 	ReasonConflictingMatch = "ConflictingMatch"
+	// ReasonUnknownCode: a gwsim.dev/ignore annotation names a code that
+	// gwsim does not have, so it suppresses nothing.
+	ReasonUnknownCode = "UnknownCode"
 )
 
 // String renders the finding the way compilers do:
-// `file:line: severity: Kind ns/name: field: message`, leaving out the parts
-// a finding does not have.
+// `file:line: severity[CODE]: Kind ns/name: field: message`, leaving out the
+// parts a finding does not have (rustc's `error[E0308]:` form, which keeps
+// both the severity and the code greppable).
 func (f Finding) String() string {
 	var b strings.Builder
 	if loc := f.Source.String(); loc != "" {
 		b.WriteString(loc + ": ")
 	}
-	b.WriteString(f.Severity.String() + ": ")
+	b.WriteString(f.Severity.String())
+	if f.Code != "" {
+		b.WriteString("[" + f.Code + "]")
+	}
+	b.WriteString(": ")
 	if f.Object.Kind != "" {
 		b.WriteString(f.Object.String() + ": ")
 	}

@@ -1,0 +1,140 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/gwsim/gwsim/offline/load"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// configFileName is the config file gwsim looks for upward from the first
+// -f; the loader skips it when it reads a directory.
+const configFileName = load.ConfigFileName
+
+// configFile is the content of .gwsim.yaml: settings a repository keeps
+// next to its manifests so that every run, local or in CI, agrees. Flags
+// given on the command line win over it; ignores add up.
+type configFile struct {
+	// Ignore holds suppression rules, as --ignore takes them.
+	Ignore []string `json:"ignore,omitempty"`
+	// Severity overrides the severity of findings by code.
+	Severity map[string]string `json:"severity,omitempty"`
+	// FailureThreshold is --failure-threshold.
+	FailureThreshold string `json:"failureThreshold,omitempty"`
+	// ControllerNames are the controllers whose GatewayClasses are gwsim's
+	// (--controller-name gives one); the first also names the controller
+	// of assumed GatewayClasses.
+	ControllerNames []string `json:"controllerNames,omitempty"`
+	// Channel is --channel: the CRD channel assumed installed (standard or
+	// experimental).
+	Channel string `json:"channel,omitempty"`
+	// Assume is --assume: all, none, or a comma-separated list of kinds.
+	Assume string `json:"assume,omitempty"`
+}
+
+// findConfig looks for the config file in the directory of start (a file or
+// directory given with -f; "-" or "" means the working directory) and its
+// parents, up to the repository root (the first directory holding .git)
+// or the file system root. It returns "" when there is none.
+func findConfig(start string) (string, error) {
+	if start == "" || start == "-" {
+		start = "."
+	}
+	dir, err := filepath.Abs(start)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		dir = filepath.Dir(dir)
+	}
+	for {
+		p := filepath.Join(dir, configFileName)
+		if _, err := os.Stat(p); err == nil {
+			return relToWorkingDir(p), nil
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return "", nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		dir = parent
+	}
+}
+
+// relToWorkingDir shortens an absolute path for messages, when it is
+// under the working directory or close to it.
+func relToWorkingDir(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "../../") {
+		return rel
+	}
+	return p
+}
+
+// readConfig reads and checks a config file. Every problem is an input
+// error (exit 2) naming the file: a setting that is silently wrong is worse
+// than one that stops the run.
+func readConfig(path string) (configFile, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return configFile{}, fmt.Errorf("reading config: %w", err)
+	}
+	var cfg configFile
+	if err := yaml.UnmarshalStrict(b, &cfg); err != nil {
+		return configFile{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := cfg.validate(); err != nil {
+		return configFile{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// assumeValue is what --assume takes: all, none, or kinds.
+var assumeValue = regexp.MustCompile(`^(all|none|[A-Z][A-Za-z0-9]*(,[A-Z][A-Za-z0-9]*)*)$`)
+
+// validate checks the values the YAML decoder cannot.
+func (c configFile) validate() error {
+	var errs []error
+	for i, s := range c.Ignore {
+		if _, err := diag.ParseIgnore(s, configFileName); err != nil {
+			errs = append(errs, fmt.Errorf("ignore[%d]: %w", i, err))
+		}
+	}
+	for code, sev := range c.Severity {
+		if _, ok := diag.LookupCode(code); !ok {
+			errs = append(errs, fmt.Errorf("severity: unknown finding code %q", code))
+		}
+		if _, err := diag.ParseSeverity(sev); err != nil {
+			errs = append(errs, fmt.Errorf("severity: %s: %w", code, err))
+		}
+	}
+	if c.FailureThreshold != "" {
+		if _, err := diag.ParseSeverity(c.FailureThreshold); err != nil {
+			errs = append(errs, fmt.Errorf("failureThreshold: %w", err))
+		}
+	}
+	for i, n := range c.ControllerNames {
+		if n == "" {
+			errs = append(errs, fmt.Errorf("controllerNames[%d]: must not be empty", i))
+		}
+	}
+	if c.Channel != "" && c.Channel != "standard" && c.Channel != "experimental" {
+		errs = append(errs, fmt.Errorf("channel: %q is not standard or experimental", c.Channel))
+	}
+	if c.Assume != "" && !assumeValue.MatchString(c.Assume) {
+		errs = append(errs, fmt.Errorf("assume: %q is not all, none or a comma-separated list of kinds", c.Assume))
+	}
+	return errors.Join(errs...)
+}

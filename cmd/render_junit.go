@@ -1,0 +1,77 @@
+package cmd
+
+import (
+	"encoding/xml"
+	"io"
+)
+
+// The JUnit XML shapes CI systems read (GitLab, Jenkins, GitHub test
+// reporters): testsuites of testcases, a testcase failing when it holds a
+// failure element.
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string           `xml:"name,attr"`
+	Tests      int              `xml:"tests,attr"`
+	Failures   int              `xml:"failures,attr"`
+	Errors     int              `xml:"errors,attr"`
+	Skipped    int              `xml:"skipped,attr"`
+	Properties *junitProperties `xml:"properties,omitempty"`
+	Cases      []junitCase      `xml:"testcase"`
+}
+
+type junitProperties struct {
+	Property []junitProperty `xml:"property"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Text    string `xml:",chardata"`
+}
+
+// add appends a testcase and counts it.
+func (s *junitSuite) add(c junitCase) {
+	s.Cases = append(s.Cases, c)
+	s.Tests++
+	if c.Failure != nil {
+		s.Failures++
+	}
+}
+
+// writeJUnit writes the suites with the XML header, counting their tests.
+func writeJUnit(w io.Writer, doc junitSuites) error {
+	for _, s := range doc.Suites {
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

@@ -1,0 +1,79 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/gwsim/gwsim/offline/scheme"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// policyResult is the findings after the policy: those that count and
+// those suppressed.
+type policyResult struct {
+	Kept       []diag.Finding
+	Suppressed []diag.Suppressed
+	// Failed is true when a kept finding is at or above the threshold.
+	Failed bool
+}
+
+// applyPolicy gives every finding its code, then applies --strict, the
+// severity overrides and the suppressions, in that order: a code names the
+// problem as found, and an override or suppression names a code.
+func applyPolicy(all []diag.Finding, objs []client.Object, sources diag.Sources, p *pipelineFlags) policyResult {
+	annotated, bad := ignoreAnnotations(objs, sources)
+	all = diag.WithCodes(append(all, bad...))
+	if p.Strict {
+		all = escalate(all)
+	}
+	pol := p.Findings.policy
+	for i, f := range all {
+		if sev, ok := pol.Severity[f.Code]; ok {
+			all[i].Severity = sev
+		}
+	}
+	kept, suppressed := diag.Suppress(diag.Sort(all), pol.Ignores, annotated)
+	failed := false
+	for _, f := range kept {
+		failed = failed || f.Severity >= pol.Threshold
+	}
+	return policyResult{Kept: kept, Suppressed: suppressed, Failed: failed}
+}
+
+// ignoreAnnotations collects the codes each object's gwsim.dev/ignore
+// annotation lists, and a warning for each code that does not exist.
+func ignoreAnnotations(objs []client.Object, sources diag.Sources) (map[diag.ObjectRef][]string, []diag.Finding) {
+	annotated := map[diag.ObjectRef][]string{}
+	var bad []diag.Finding
+	s := scheme.New()
+	for _, o := range objs {
+		v, ok := o.GetAnnotations()[diag.IgnoreAnnotation]
+		if !ok {
+			continue
+		}
+		ref := objectRef(o, s)
+		codes, unknown := diag.ParseIgnoreAnnotation(v)
+		annotated[ref] = codes
+		if len(unknown) > 0 {
+			bad = append(bad, diag.Finding{
+				Severity: diag.Warning, Object: ref, Source: sources.Of(ref),
+				Field: "metadata.annotations[" + diag.IgnoreAnnotation + "]", Reason: diag.ReasonUnknownCode,
+				Message: fmt.Sprintf("unknown finding code %s; it suppresses nothing (codes are listed in %s)",
+					strings.Join(unknown, ", "), diag.DocsURL),
+			})
+		}
+	}
+	return annotated, bad
+}
+
+// objectRef names an object as findings do.
+func objectRef(o client.Object, s *runtime.Scheme) diag.ObjectRef {
+	kind := fmt.Sprintf("%T", o)
+	if gvk, err := objectGVK(o, s); err == nil {
+		kind = gvk.Kind
+	}
+	return diag.ObjectRef{Kind: kind, Namespace: o.GetNamespace(), Name: o.GetName()}
+}

@@ -1,0 +1,134 @@
+package diag
+
+import (
+	"fmt"
+	"strings"
+)
+
+// IgnoreAnnotation is the annotation that suppresses findings about the
+// object it is on: a comma-separated list of codes.
+const IgnoreAnnotation = "gwsim.dev/ignore"
+
+// Ignore is one suppression rule: a code, for every object or for one.
+type Ignore struct {
+	Code string
+	// Object narrows the rule to findings about one object; nil is every
+	// finding with the code.
+	Object *ObjectRef
+	// From says where the rule was given (`--ignore`, the config file), for
+	// output that shows why a finding is not listed.
+	From string
+}
+
+// ParseIgnore reads a rule as written on the command line or in the config
+// file: CODE, CODE:Kind/namespace/name or CODE:Kind/name for cluster-scoped
+// kinds. The code must exist, so that a typo does not silently suppress
+// nothing.
+func ParseIgnore(s, from string) (Ignore, error) {
+	code, obj, scoped := strings.Cut(strings.TrimSpace(s), ":")
+	if _, ok := LookupCode(code); !ok {
+		return Ignore{}, fmt.Errorf("unknown finding code %q (see %s)", code, DocsURL)
+	}
+	ig := Ignore{Code: code, From: from}
+	if !scoped {
+		return ig, nil
+	}
+	parts := strings.Split(obj, "/")
+	for _, p := range parts {
+		if p == "" {
+			parts = nil
+		}
+	}
+	switch len(parts) {
+	case 2:
+		ig.Object = &ObjectRef{Kind: parts[0], Name: parts[1]}
+	case 3:
+		ig.Object = &ObjectRef{Kind: parts[0], Namespace: parts[1], Name: parts[2]}
+	default:
+		return Ignore{}, fmt.Errorf("%q: want CODE, CODE:Kind/namespace/name or CODE:Kind/name", s)
+	}
+	return ig, nil
+}
+
+// String renders the rule as ParseIgnore reads it.
+func (ig Ignore) String() string {
+	if ig.Object == nil {
+		return ig.Code
+	}
+	if ig.Object.Namespace == "" {
+		return ig.Code + ":" + ig.Object.Kind + "/" + ig.Object.Name
+	}
+	return ig.Code + ":" + ig.Object.Kind + "/" + ig.Object.Namespace + "/" + ig.Object.Name
+}
+
+// matches reports whether the rule covers f. Kinds compare without regard
+// to case, as kubectl's resource names do.
+func (ig Ignore) matches(f Finding) bool {
+	if ig.Code != f.Code {
+		return false
+	}
+	o := ig.Object
+	return o == nil || strings.EqualFold(o.Kind, f.Object.Kind) && o.Namespace == f.Object.Namespace && o.Name == f.Object.Name
+}
+
+// Suppressed is a finding a rule or an annotation took out of the
+// results. It is still counted, and shown where the output format has a
+// place for it (JSON, SARIF).
+type Suppressed struct {
+	Finding
+	// By names the rule: `--ignore GWS3001`, `.gwsim.yaml: GWS3001`, or
+	// `annotation gwsim.dev/ignore`.
+	By string `json:"suppressedBy"`
+	// InSource is true when the manifest itself asked for it (the
+	// annotation), false for a rule given from outside.
+	InSource bool `json:"-"`
+}
+
+// Suppress splits findings into those kept and those suppressed, by the
+// rules and by the codes each object's annotation lists (annotated maps an
+// object to its annotation's codes). Order is kept in both.
+func Suppress(fs []Finding, rules []Ignore, annotated map[ObjectRef][]string) (kept []Finding, suppressed []Suppressed) {
+	for _, f := range fs {
+		if s, ok := suppression(f, rules, annotated); ok {
+			suppressed = append(suppressed, s)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept, suppressed
+}
+
+func suppression(f Finding, rules []Ignore, annotated map[ObjectRef][]string) (Suppressed, bool) {
+	if f.Code == "" {
+		return Suppressed{}, false
+	}
+	for _, code := range annotated[f.Object] {
+		if code == f.Code {
+			return Suppressed{Finding: f, By: "annotation " + IgnoreAnnotation, InSource: true}, true
+		}
+	}
+	for _, r := range rules {
+		if r.matches(f) {
+			return Suppressed{Finding: f, By: r.From + " " + r.String()}, true
+		}
+	}
+	return Suppressed{}, false
+}
+
+// ParseIgnoreAnnotation reads the codes of an IgnoreAnnotation value. It
+// returns the known codes and the unknown ones apart, so that the caller
+// reports a typo instead of suppressing nothing in silence.
+func ParseIgnoreAnnotation(v string) (codes, unknown []string) {
+	for _, c := range strings.Split(v, ",") {
+		c = strings.TrimSpace(c)
+		if c == "" {
+			continue
+		}
+		if _, ok := LookupCode(c); ok {
+			codes = append(codes, c)
+		} else {
+			unknown = append(unknown, c)
+		}
+	}
+	return codes, unknown
+}
