@@ -96,14 +96,55 @@ func TestDeadMatchFindings(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := deadMatchFindings(t, tt.docs)
-			if len(got) != len(tt.want) {
-				t.Fatalf("got %d findings, want %d:\n%s", len(got), len(tt.want), strings.Join(got, "\n"))
-			}
-			for i := range got {
-				if !strings.HasPrefix(got[i], tt.want[i]) {
-					t.Errorf("finding %d:\n got %s\nwant %s", i, got[i], tt.want[i])
-				}
-			}
+			check(t, got, tt.want)
 		})
+	}
+}
+
+// grpcRoute is a GRPCRoute for example.com with one rule per method match
+// (service/method, either side may be empty).
+func grpcRoute(name, created string, methods ...string) string {
+	var rules []string
+	for _, m := range methods {
+		svc, method, _ := strings.Cut(m, "/")
+		mm := fmt.Sprintf("{service: %q}", svc)
+		if method != "" {
+			mm = fmt.Sprintf("{service: %q, method: %q}", svc, method)
+		}
+		rules = append(rules, fmt.Sprintf("  - matches: [{method: %s}]\n    backendRefs: [{name: svc, port: 80}]", mm))
+	}
+	return fmt.Sprintf("---\napiVersion: gateway.networking.k8s.io/v1\nkind: GRPCRoute\nmetadata: {name: %s, namespace: a, creationTimestamp: %q}\nspec:\n  parentRefs: [{name: gw, namespace: infra}]\n  hostnames: [example.com]\n  rules:\n%s\n",
+		name, created, strings.Join(rules, "\n"))
+}
+
+func TestDeadGRPCMatchFindings(t *testing.T) {
+	const older, newer = "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z"
+	tests := []struct {
+		name string
+		docs string
+		want []string
+	}{
+		{"different methods", grpcRoute("g1", older, "pkg.Svc/Get") + grpcRoute("g2", newer, "pkg.Svc/Put"), nil},
+		{"same method: the older route wins", grpcRoute("g1", newer, "pkg.Svc/Get") + grpcRoute("g2", older, "pkg.Svc/Get"),
+			[]string{"UnreachableMatch GRPCRoute a/g1 spec.rules[0].matches[0]: never receives traffic on Gateway infra/gw port 80 host example.com: GRPCRoute a/g2 rules[0].matches[0] comes first and takes every request it matches (identical match; the older route wins)"}},
+		{"the whole service before one of its methods is live", grpcRoute("g1", older, "pkg.Svc/", "pkg.Svc/Get"), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			check(t, deadMatchFindings(t, tt.docs), tt.want)
+		})
+	}
+}
+
+// check compares findings with the prefixes they must start with.
+func check(t *testing.T, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("got %d findings, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range got {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("finding %d:\n got %s\nwant %s", i, got[i], want[i])
+		}
 	}
 }

@@ -229,3 +229,17 @@ func TestSummaryString(t *testing.T) {
 		}
 	}
 }
+
+func TestMessageKey(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"also defined at input/overlay.yaml:13; keeping the one at input/overlay.yaml:13", "also defined at overlay.yaml; keeping the one at overlay.yaml"},
+		{"also defined at HEAD:deploy/base.yml:20 and <stdin>:4", "also defined at base.yml and <stdin>"},
+		{"see old/x.json", "see x.json"},
+		{"Service shop/web:80 has no endpoints", "Service shop/web:80 has no endpoints"},
+	}
+	for _, tt := range tests {
+		if got := messageKey(tt.in); got != tt.want {
+			t.Errorf("messageKey(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"cmp"
+	"regexp"
 	"slices"
 
 	"github.com/gwsim/gwsim/translate/diag"
@@ -10,12 +11,31 @@ import (
 // FindingChanges are the findings only one side has. Findings are the same
 // when their severity, object, field, reason and message are: where they
 // sit in the files is left out, so that lines shifting under an edit
-// introduce and fix nothing.
+// introduce and fix nothing; so are the lines and directories of the
+// sources a message quotes.
 type FindingChanges struct {
 	// Introduced are new's findings old does not have, with new's sources.
 	Introduced []diag.Finding `json:"introduced"`
 	// Fixed are old's findings new does not have, with old's sources.
 	Fixed []diag.Finding `json:"fixed"`
+}
+
+// sourceInMessage matches a file:line that a message quotes (a duplicate
+// names where the other definition is): a path ending in .yaml, .yml or
+// .json, or <stdin>, and an optional line.
+var sourceInMessage = regexp.MustCompile(`(\S*?([^\s/:]+\.(?:ya?ml|json))|<stdin>)(?::\d+)?`)
+
+// messageKey is a message with the sources it quotes reduced to their
+// file's base name, so that line shifts, and the two versions living in
+// different directories, do not make the same finding two.
+func messageKey(m string) string {
+	return sourceInMessage.ReplaceAllStringFunc(m, func(s string) string {
+		sub := sourceInMessage.FindStringSubmatch(s)
+		if sub[2] == "" {
+			return sub[1]
+		}
+		return sub[2]
+	})
 }
 
 // findingKey is a finding without its source.
@@ -26,7 +46,7 @@ type findingKey struct {
 }
 
 func keyOfFinding(f diag.Finding) findingKey {
-	return findingKey{f.Severity, f.Object, f.Field, f.Reason, f.Message}
+	return findingKey{f.Severity, f.Object, f.Field, f.Reason, messageKey(f.Message)}
 }
 
 // compareFindings matches findings as multisets: a finding that appears
