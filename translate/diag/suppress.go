@@ -34,9 +34,10 @@ func ParseIgnore(s, from string) (Ignore, error) {
 		return ig, nil
 	}
 	parts := strings.Split(obj, "/")
-	for _, p := range parts {
-		if p == "" {
+	for i, p := range parts {
+		if parts[i] = strings.TrimSpace(p); parts[i] == "" {
 			parts = nil
+			break
 		}
 	}
 	switch len(parts) {

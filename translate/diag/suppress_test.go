@@ -15,6 +15,7 @@ func TestParseIgnore(t *testing.T) {
 		{in: "GWS3001", want: "GWS3001"},
 		{in: " GWS3001 ", want: "GWS3001"},
 		{in: "GWS3001:HTTPRoute/shop/cart", want: "GWS3001:HTTPRoute/shop/cart", wantObj: &ObjectRef{Kind: "HTTPRoute", Namespace: "shop", Name: "cart"}},
+		{in: "GWS3001: HTTPRoute/shop/cart ", want: "GWS3001:HTTPRoute/shop/cart", wantObj: &ObjectRef{Kind: "HTTPRoute", Namespace: "shop", Name: "cart"}},
 		{in: "GWS7001:GatewayClass/eg", want: "GWS7001:GatewayClass/eg", wantObj: &ObjectRef{Kind: "GatewayClass", Name: "eg"}},
 		{in: "GWS0000", bad: true},
 		{in: "gws3001", bad: true},
