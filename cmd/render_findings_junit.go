@@ -87,7 +87,7 @@ func junitCaseOf(s junitSubject, file string, fs []diag.Finding, threshold diag.
 			Type: firstCode, Text: strings.Join(failing, "\n")}
 	}
 	if len(other) > 0 {
-		c.SystemOut = strings.Join(other, "\n")
+		c.SystemOut = &junitText{Text: strings.Join(other, "\n")}
 	}
 	return c
 }

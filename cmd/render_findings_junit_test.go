@@ -33,7 +33,10 @@ func TestJUnitFindings(t *testing.T) {
 		var out []tc
 		for _, s := range doc.Suites {
 			for _, c := range s.Cases {
-				got := tc{Suite: s.Name, Name: c.Name, Out: c.SystemOut}
+				got := tc{Suite: s.Name, Name: c.Name}
+				if c.SystemOut != nil {
+					got.Out = c.SystemOut.Text
+				}
 				if c.Failure != nil {
 					got.Failure = c.Failure.Type + " " + c.Failure.Message
 				}

@@ -40,13 +40,19 @@ type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
+	SystemOut *junitText    `xml:"system-out,omitempty"`
 }
 
+// junitFailure and junitText hold their text as CDATA, so that the
+// findings and traces in them keep their lines as printed.
 type junitFailure struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr,omitempty"`
-	Text    string `xml:",chardata"`
+	Text    string `xml:",cdata"`
+}
+
+type junitText struct {
+	Text string `xml:",cdata"`
 }
 
 // add appends a testcase and counts it.

@@ -22,8 +22,7 @@ func renderTestJUnit(w io.Writer, r routetest.Report) error {
 		suites[len(suites)-1].add(junitTestCase(t, file))
 	}
 	if c := r.Coverage; c != nil {
-		cov := junitCase{Name: "coverage", Classname: "gwsim test",
-			SystemOut: fmt.Sprintf("%d of %d route matches covered (%.1f%%), %d of %d rules", c.Covered, c.Matches, c.Percent, c.RulesCovered, c.Rules)}
+		cov := junitCase{Name: "coverage", Classname: "gwsim test", SystemOut: &junitText{Text: fmt.Sprintf("%d of %d route matches covered (%.1f%%), %d of %d rules", c.Covered, c.Matches, c.Percent, c.RulesCovered, c.Rules)}}
 		if c.Below {
 			cov.Failure = &junitFailure{Message: fmt.Sprintf("coverage %.1f%% is below --fail-under %.1f%%", c.Percent, c.FailUnder)}
 		}
