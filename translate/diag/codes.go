@@ -90,10 +90,11 @@ var listenerKinds = []string{"Gateway", "ListenerSet"}
 
 // codes is the one table of finding codes. A Reason may have several
 // entries when it names different problems on different kinds or
-// severities: one entry of each Reason matches all its findings and the
-// narrower ones are tried before it (TestCodesTable checks there is exactly
-// one), so that every finding gets a code. Adding a Reason is adding one line here and
-// one section in docs/findings.md. Codes are never renumbered or reused.
+// severities: exactly one entry of each Reason matches all its findings
+// (TestCodesTable checks it) and the narrower ones are tried first, so
+// that every finding gets a code. Adding a Reason is adding one line here
+// and one section in docs/findings.md. Codes are never renumbered or
+// reused.
 var codes = []Code{
 	// Input: what the loader reports.
 	{ID: "GWS1001", Group: GroupInput, Reason: ReasonParseError, Severities: []Severity{Warning}, Title: "Field given twice",
