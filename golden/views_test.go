@@ -2,7 +2,11 @@ package golden
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"testing"
 )
 
 // views are the renderings a case may record besides every case's
@@ -35,4 +39,25 @@ func (c goldenCase) validateViews() []error {
 		}
 	}
 	return errs
+}
+
+// TestDotGoldensRender runs Graphviz over every graph.dot golden file, when
+// Graphviz is installed: a diagram that dot rejects is no diagram. (The
+// Mermaid goldens were checked with mermaid's own parser when the renderer
+// was written; it needs a JavaScript runtime, so it is not a test.)
+func TestDotGoldensRender(t *testing.T) {
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		t.Skip("Graphviz (dot) is not installed")
+	}
+	files, err := filepath.Glob("*/graph.dot")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no graph.dot goldens: %v", err)
+	}
+	for _, f := range files {
+		out, err := exec.Command(dot, "-Tsvg", "-o", os.DevNull, f).CombinedOutput()
+		if err != nil || len(out) > 0 {
+			t.Errorf("dot %s: %v\n%s", f, err, out)
+		}
+	}
 }
