@@ -139,6 +139,7 @@ func (t table) fit(natural []int, lengths [][]int, cols []int, budget int) ([]in
 	best[0] = state{ok: true}
 	for _, i := range cols {
 		least := min(natural[i], max(minElidedWidth, utf8.RuneCountInString(t.columns[i].header)))
+		costs := cutCosts(lengths[i], least, natural[i])
 		next := make([]state, budget+1)
 		for used, s := range best {
 			if !s.ok {
@@ -148,7 +149,7 @@ func (t table) fit(natural []int, lengths [][]int, cols []int, budget int) ([]in
 				if used+w > budget {
 					continue
 				}
-				c := s.cost.plus(cutCostOf(lengths[i], w))
+				c := s.cost.plus(costs[w-least])
 				if n := &next[used+w]; !n.ok || c.less(n.cost) {
 					*n = state{ok: true, cost: c, widths: append(slices.Clone(s.widths), w)}
 				}
@@ -172,15 +173,24 @@ func (t table) fit(natural []int, lengths [][]int, cols []int, budget int) ([]in
 	return out, true
 }
 
-// cutCostOf is the cost of giving a column of cells of these lengths width w.
-func cutCostOf(lengths []int, w int) cutCost {
-	var c cutCost
+// cutCosts returns the cost of each width from least to most for a column
+// of cells of these lengths, from a count of cells per length, so that a
+// table of many rows costs one pass over them.
+func cutCosts(lengths []int, least, most int) []cutCost {
+	count := make([]int, most+1)
 	for _, n := range lengths {
-		if n > w {
-			c = c.plus(cutCost{1, n - w})
-		}
+		count[n]++
 	}
-	return c
+	costs := make([]cutCost, most-least+1)
+	// Walking down from the widest, longer tracks the cells longer than w
+	// and runes what they lose at w.
+	longer, runes := 0, 0
+	for w := most; w >= least; w-- {
+		costs[w-least] = cutCost{longer, runes}
+		longer += count[w]
+		runes += longer
+	}
+	return costs
 }
 
 func sum(ns []int) int {

@@ -110,3 +110,20 @@ func TestRoutesTableFitsExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestCutCosts checks the counted costs against cutting each cell.
+func TestCutCosts(t *testing.T) {
+	lengths := []int{3, 20, 20, 7, 16, 25}
+	got := cutCosts(lengths, 5, 25)
+	for w := 5; w <= 25; w++ {
+		var want cutCost
+		for _, n := range lengths {
+			if n > w {
+				want = want.plus(cutCost{1, n - w})
+			}
+		}
+		if got[w-5] != want {
+			t.Errorf("width %d: cost %+v, want %+v", w, got[w-5], want)
+		}
+	}
+}
