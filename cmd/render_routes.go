@@ -126,7 +126,7 @@ func renderRoutesTable(w io.Writer, rows []routeRow, wide bool, view routesView)
 	}
 	t.maxWidth = tableWidth
 	t.columns = []column{{header: "GATEWAY", elide: cutEnd}, {header: "PORT/PROTO"}, {header: "HOST", elide: cutEnd},
-		{header: "MATCH", elide: cutEnd}, {header: "ROUTE", elide: cutMiddle}, {header: "BACKENDS", elide: cutEnd}}
+		{header: "MATCH", elide: cutEnd}, {header: "ROUTE", elide: cutLast}, {header: "BACKENDS", elide: cutEnd}}
 	for _, r := range rows {
 		t.rows = append(t.rows, []string{r.gatewayCell(), r.portCell(), orDash(r.Hostname),
 			r.matchCell(), formatOrigin(r.Origin), r.shortActionCell()})

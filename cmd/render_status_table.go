@@ -23,7 +23,7 @@ func renderStatusTable(w io.Writer, objs []client.Object, view tableView) error 
 	t := table{
 		noHeaders: view.NoHeaders,
 		maxWidth:  tableWidth,
-		columns: []column{{header: "KIND"}, {header: "NAME", elide: cutEnd}, {header: "PART", elide: cutEnd},
+		columns: []column{{header: "KIND"}, {header: "NAME", elide: cutLast}, {header: "PART", elide: cutLast},
 			{header: "HEALTH"}, {header: "CONDITIONS", elide: cutEnd}},
 	}
 	for _, l := range lines {

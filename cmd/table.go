@@ -25,9 +25,11 @@ const (
 	keepWhole elision = iota
 	// cutEnd keeps the start of the cell and ends it with "…".
 	cutEnd
-	// cutMiddle keeps what follows the last '#' (a rule index) and cuts
-	// before it, so that `HTTPRoute ns/long-name#3` keeps its #3.
-	cutMiddle
+	// cutLast columns name what a line is about (ROUTE; status's NAME
+	// and PART): they are cut only when cutting the cutEnd columns is not
+	// enough, and keep what follows the last '#' (a rule index, a section
+	// name), so that `HTTPRoute ns/long-name#3` keeps its #3.
+	cutLast
 )
 
 // column is one column of a table.
@@ -77,9 +79,9 @@ func (t table) write(w io.Writer) error {
 }
 
 // widths returns each column's width: its widest cell, unless the table
-// must fit maxWidth. Then cutEnd columns are narrowed first, and cutMiddle
-// ones (ROUTE, the column a reader came for) only when narrowing the others
-// is not enough. Among the layouts that fit, the one that cuts the fewest
+// must fit maxWidth. Then cutEnd columns are narrowed first, and cutLast
+// ones (the columns a reader came for) only when narrowing the others is
+// not enough. Among the layouts that fit, the one that cuts the fewest
 // cells wins, then the one that cuts the fewest characters: a column of
 // short names keeps them whole while one long cell elsewhere is cut.
 func (t table) widths(lines [][]string) []int {
@@ -95,7 +97,7 @@ func (t table) widths(lines [][]string) []int {
 	if t.maxWidth <= 0 || sum(natural)+2*(len(natural)-1) <= t.maxWidth {
 		return natural
 	}
-	for _, phase := range []elision{cutEnd, cutMiddle} {
+	for _, phase := range []elision{cutEnd, cutLast} {
 		budget := t.maxWidth - 2*(len(natural)-1)
 		var fit []int
 		for i, c := range t.columns {
@@ -207,7 +209,7 @@ func cutCell(cell string, width int, how elision) string {
 		return cell
 	}
 	runes := []rune(cell)
-	if how == cutMiddle {
+	if how == cutLast {
 		if i := strings.LastIndexByte(cell, '#'); i > 0 {
 			suffix := []rune(cell[i:])
 			if keep := width - 1 - len(suffix); keep > 0 {

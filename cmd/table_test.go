@@ -18,8 +18,8 @@ func TestCutCell(t *testing.T) {
 	}{
 		{"short", 10, cutEnd, "short"},
 		{"PathPrefix /recommendations", 16, cutEnd, "PathPrefix /rec…"},
-		{"HTTPRoute shop/recommendations#12", 20, cutMiddle, "HTTPRoute shop/r…#12"},
-		{"no-rule-index-here-at-all", 16, cutMiddle, "no-rule-index-h…"},
+		{"HTTPRoute shop/recommendations#12", 20, cutLast, "HTTPRoute shop/r…#12"},
+		{"no-rule-index-here-at-all", 16, cutLast, "no-rule-index-h…"},
 		{"wide cell", 4, keepWhole, "wide cell"},
 		{"ünïcödé-ünïcödé", 8, cutEnd, "ünïcödé…"},
 	}
@@ -36,7 +36,7 @@ func TestCutCell(t *testing.T) {
 
 // TestTableFits checks the layout rules: a table that fits is left alone;
 // one that does not cuts the fewest cells, in the cutEnd columns before the
-// cutMiddle one; keepWhole columns and headers are never cut.
+// cutLast one; keepWhole columns and headers are never cut.
 func TestTableFits(t *testing.T) {
 	long := strings.Repeat("m", 40)
 	tests := []struct {
@@ -70,7 +70,7 @@ func TestTableFits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tb := table{
-				columns:  []column{{header: "FIXED"}, {header: "MATCH", elide: cutEnd}, {header: "ROUTE", elide: cutMiddle}},
+				columns:  []column{{header: "FIXED"}, {header: "MATCH", elide: cutEnd}, {header: "ROUTE", elide: cutLast}},
 				rows:     tt.rows,
 				maxWidth: tt.maxWidth,
 			}
