@@ -108,7 +108,7 @@ func renderRoutes(w io.Writer, f format, model ir.IR, view routesView) error {
 func renderRoutesTable(w io.Writer, rows []routeRow, wide bool, view routesView) error {
 	if len(rows) == 0 {
 		msg := "No routes: no accepted Gateway has an attached route."
-		if view != (routesView{NoHeaders: view.NoHeaders}) {
+		if view.filtered() {
 			msg = "No routes match the filters."
 		}
 		_, err := fmt.Fprintln(w, msg)

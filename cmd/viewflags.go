@@ -54,6 +54,9 @@ func (v *routesView) complete() error {
 	return nil
 }
 
+// filtered reports whether any filter is set.
+func (v *routesView) filtered() bool { return v.Gateway != "" || v.Host != "" || v.Route != "" }
+
 // keep reports whether row passes every filter set.
 func (v *routesView) keep(row routeRow) bool {
 	if v.Gateway != "" && row.Gateway != v.Gateway {

@@ -2,6 +2,9 @@
 // each with a case.yaml (what the case shows and the extra CLI arguments it
 // needs), its input manifests under input/, and one file per command with
 // the exact output gwsim prints (routes.txt, ir.yaml, status.yaml, check.txt).
+// A case may also record the views a person reads, by listing them under
+// views: in case.yaml (routes-wide.txt, status-table.txt, graph.dot,
+// graph.mmd; see views_test.go).
 //
 // The tests run the real CLI (cmd.Execute) in each case folder, so sources in
 // the outputs read input/<file>:<line> on every machine. Besides comparing
