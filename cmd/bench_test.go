@@ -27,7 +27,7 @@ func BenchmarkRender(b *testing.B) {
 		{"check", checkCommand()},
 	}
 	benchset.ForEachSize(b, func(b *testing.B, dir string, routes int) {
-		flags := &pipelineFlags{Files: []string{dir}, ControllerName: defaultControllerName}
+		flags := &pipelineFlags{Files: []string{dir}, ControllerNames: []string{defaultControllerName}}
 		out, err := runPipeline(context.Background(), flags, Streams{Err: io.Discard}, Env{})
 		if err != nil {
 			b.Fatal(err)

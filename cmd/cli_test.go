@@ -65,6 +65,17 @@ spec:
   - port: 8080
 `
 
+// otherServiceYAML is a Service that no route uses: with it, the input
+// shows it holds the Services of namespace default.
+const otherServiceYAML = `apiVersion: v1
+kind: Service
+metadata:
+  name: other
+spec:
+  ports:
+  - port: 80
+`
+
 // cliResult is what one run of the CLI produced; paths under the test's
 // temporary directory are printed relative to it.
 type cliResult struct {
@@ -163,6 +174,7 @@ func TestExitCodes(t *testing.T) {
 	clean := map[string]string{"all.yaml": classYAML + "---\n" + gatewayYAML + "---\n" + routeYAML + "---\n" + serviceYAML}
 	noService := map[string]string{"all.yaml": classYAML + "---\n" + gatewayYAML + "---\n" + routeYAML}
 	noClass := map[string]string{"all.yaml": gatewayYAML + "---\n" + routeYAML + "---\n" + serviceYAML}
+	withOther := map[string]string{"all.yaml": classYAML + "---\n" + gatewayYAML + "---\n" + routeYAML + "---\n" + otherServiceYAML}
 	tests := []struct {
 		name  string
 		files map[string]string
@@ -170,7 +182,10 @@ func TestExitCodes(t *testing.T) {
 		want  int
 	}{
 		{"clean", clean, nil, exitOK},
-		{"missing backend Service", noService, nil, exitFindings},
+		{"missing backend Service, closed world", noService, []string{"--assume", "none"}, exitFindings},
+		{"missing backend Service in a namespace holding others", withOther, nil, exitFindings},
+		{"assumed backend Service is fine", noService, nil, exitOK},
+		{"assumed backend Service with --strict", noService, []string{"--strict"}, exitFindings},
 		{"assumed GatewayClass is fine", noClass, nil, exitOK},
 		{"assumed GatewayClass with --strict", noClass, []string{"--strict"}, exitFindings},
 	}
@@ -192,8 +207,11 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
+// TestCheckMissingBackend: the input holds a Service in the route's
+// namespace, so it is taken as complete there and the missing one is an
+// error, not an assumption.
 func TestCheckMissingBackend(t *testing.T) {
-	files := map[string]string{"all.yaml": classYAML + "---\n" + gatewayYAML + "---\n" + routeYAML}
+	files := map[string]string{"all.yaml": classYAML + "---\n" + gatewayYAML + "---\n" + routeYAML + "---\n" + otherServiceYAML}
 	got := runCLI(t, Env{}, files, "", "check", "-f", "@all.yaml")
 	if got.code != exitFindings {
 		t.Errorf("exit code = %d, want %d", got.code, exitFindings)

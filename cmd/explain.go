@@ -96,7 +96,9 @@ func (e *explainFlags) run(c *cobra.Command, rawURL string, streams Streams, env
 	if err != nil {
 		return err
 	}
-	trace := explain.Explain(explain.NewInput(out.Result.Output, out.Result.Objects, out.Sources), req)
+	in := explain.NewInput(out.Result.Output, out.Result.Objects, out.Sources)
+	in.Policies = out.Policies
+	trace := explain.Explain(in, req)
 	if err := renderExplain(streams.Out, f, trace); err != nil {
 		return err
 	}

@@ -2,9 +2,13 @@ package cmd
 
 import (
 	"fmt"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gwsim/gwsim/offline/load"
 )
 
 // defaultControllerName is the controller of the GatewayClasses gwsim
@@ -32,11 +36,19 @@ type pipelineFlags struct {
 	// Channel holds the config file's channel (standard, experimental)
 	// for --channel (issue 12); nothing reads it before that flag exists.
 	Channel string
-	// Assume holds the config file's assume (all, none, kinds) for
-	// --assume (issue 13); nothing reads it before that flag exists.
+	// Assume is --assume, or the config file's assume: "" (the
+	// per-namespace rule), all, none, or a list of kinds (see
+	// load.OpenWorld).
 	Assume string
+	// Gateways are the --gateways paths: the platform's Gateways, read for
+	// attachment only.
+	Gateways []string
+	// Exclude are the --exclude globs: files skipped in directories.
+	Exclude []string
 
-	formats []format
+	// controllerNameFlag is the repeatable --controller-name as given.
+	controllerNameFlag []string
+	formats            []format
 }
 
 // register binds the flags to c. Each command lists the output formats it
@@ -54,9 +66,12 @@ func (p *pipelineFlags) register(c *cobra.Command, formats ...format) {
 	fs.StringArrayVarP(&p.Files, "filename", "f", nil, "manifest file or directory to read, or - for stdin (repeatable)")
 	fs.BoolVarP(&p.Recursive, "recursive", "R", false, "read directories given with -f recursively")
 	fs.StringVarP(&p.Namespace, "namespace", "n", "default", "namespace of objects that do not set one")
-	fs.StringVar(&p.ControllerName, "controller-name", defaultControllerName,
-		"controller of assumed GatewayClasses; when set, only GatewayClasses with this controllerName are gwsim's")
-	fs.BoolVar(&p.Strict, "strict", false, "treat every assumption (a missing GatewayClass, namespace labels, static Gateway addresses) as an error (exit 1)")
+	fs.StringArrayVar(&p.controllerNameFlag, "controller-name", []string{defaultControllerName},
+		"controller gwsim stands in for (repeatable); when set, only GatewayClasses with one of these controllerNames are gwsim's, and the first owns assumed GatewayClasses")
+	fs.BoolVar(&p.Strict, "strict", false, "treat every assumption (a missing GatewayClass, Secret, Service, ConfigMap or Gateway, namespace labels, static Gateway addresses) as an error (exit 1)")
+	fs.StringVar(&p.Assume, "assume", "", "which missing objects to assume: all, none, or a list of kinds (Secret,Service,...); default: a kind in a namespace where the input holds none of it")
+	fs.StringArrayVar(&p.Gateways, "gateways", nil, "file or directory (read recursively) holding the platform's Gateways, used for route attachment only (repeatable)")
+	fs.StringArrayVar(&p.Exclude, "exclude", nil, "skip files whose path below a -f directory, or whose name, matches this glob (repeatable)")
 	fs.StringVarP(&p.Output, "output", "o", string(formats[0]), "output format: "+names)
 	fs.BoolVarP(&p.Verbose, "verbose", "v", false, "print passes, object counts and info findings on stderr")
 	registerFormatCompletion(c, formats)
@@ -74,14 +89,23 @@ func (p *pipelineFlags) complete(c *cobra.Command) (format, error) {
 		return "", usageErrorf("no input: pass manifests with -f FILE, -f DIR or -f - (stdin)")
 	}
 	p.ControllerNameSet = c.Flags().Changed("controller-name")
-	if p.ControllerName == "" {
+	if slices.Contains(p.controllerNameFlag, "") {
 		return "", usageErrorf("--controller-name must not be empty")
 	}
+	p.ControllerName = p.controllerNameFlag[0]
 	if p.ControllerNameSet {
-		p.ControllerNames = []string{p.ControllerName}
+		p.ControllerNames = p.controllerNameFlag
 	}
 	if err := p.Findings.complete(c, p); err != nil {
 		return "", err
+	}
+	if _, err := load.OpenWorld(nil, nil, p.Assume); err != nil {
+		return "", usageErrorf("%v", err)
+	}
+	for _, g := range p.Exclude {
+		if _, err := path.Match(g, ""); err != nil {
+			return "", usageErrorf("--exclude %q: %v", g, err)
+		}
 	}
 	return f, nil
 }

@@ -40,6 +40,9 @@ type outcome struct {
 	// Sources says where each loaded object starts, for commands that
 	// point at YAML outside of findings (explain).
 	Sources diag.Sources
+	// Policies are the implementation's policies of the input (explain
+	// lists those that target a step).
+	Policies []translate.PolicyAttachment
 }
 
 // runPipeline is the one path from flags to results that every command
@@ -51,15 +54,21 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		Recursive: p.Recursive,
 		Stdin:     streams.In,
 		Namespace: p.Namespace,
+		Exclude:   p.Exclude,
 	})
+	platform := loadPlatformGateways(p, loaded)
 	markStage(ctx, "load")
-	if len(loaded.Errors) > 0 {
-		errs := diag.Sort(diag.WithCodes(loaded.Errors))
+	if errs := append(loaded.Errors, platform.errors...); len(errs) > 0 {
+		errs = diag.Sort(diag.WithCodes(errs))
 		printFindings(streams.Err, errs)
 		return outcome{}, &exitError{code: exitUsage, inputErrors: errs}
 	}
-	objs, assumed := load.AssumeMissing(loaded.Objects, p.ControllerName)
-	opts := offline.Options{Translate: translate.Options{Now: translateTime()}, Store: env.Store, OtherObjects: loaded.Others,
+	objs, assumed := load.AssumeMissing(append(loaded.Objects, platform.gateways...), p.ControllerName)
+	world, err := load.OpenWorld(objs, loaded.Others, p.Assume)
+	if err != nil {
+		return outcome{}, usageErrorf("%v", err)
+	}
+	opts := offline.Options{Translate: translate.Options{Now: translateTime(), OpenWorld: world}, Store: env.Store, OtherObjects: loaded.Others,
 		Stage: func(name string) { markStage(ctx, name) }}
 	opts.Translate.ControllerNames = p.ControllerNames
 	res, err := offline.Run(ctx, objs, loaded.Sources, opts)
@@ -72,6 +81,11 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 	all = append(all, assumed...)
 	all = append(all, res.Output.Findings...)
 	all = append(all, unhealthy...)
+	all = append(all, translate.PolicyFindings(loaded.Policies, func(ref diag.ObjectRef) bool {
+		_, ok := loaded.Sources[ref]
+		return ok || platform.refs[ref]
+	})...)
+	all = platform.dropFindings(all)
 	pol := applyPolicy(all, loaded.Objects, loaded.Sources, p)
 	markStage(ctx, "findings")
 	out := outcome{
@@ -80,8 +94,9 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		Suppressed: pol.Suppressed,
 		Failed:     pol.Failed,
 		Threshold:  p.Findings.policy.Threshold,
-		Assumed:    len(objs) - len(loaded.Objects),
+		Assumed:    len(objs) - len(loaded.Objects) - len(platform.gateways),
 		Sources:    loaded.Sources,
+		Policies:   loaded.Policies,
 	}
 	if p.Verbose {
 		printVerbose(streams.Err, out, len(loaded.Objects), p.Findings.configPath)
@@ -90,11 +105,12 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 }
 
 // escalate turns every finding about something gwsim assumed (a missing
-// GatewayClass, a namespace's labels) into an error (--strict).
+// GatewayClass, Secret, Service, ConfigMap or parent Gateway, a namespace's
+// labels) into an error (--strict).
 func escalate(fs []diag.Finding) []diag.Finding {
 	out := make([]diag.Finding, len(fs))
 	for i, f := range fs {
-		if f.Reason == diag.ReasonAssumed {
+		if diag.IsAssumption(f.Reason) {
 			f.Severity = diag.Error
 		}
 		out[i] = f

@@ -33,6 +33,7 @@ func renderExplain(w io.Writer, f format, t explain.Trace) error {
 	for _, n := range t.Notes {
 		fmt.Fprintf(&b, "\nNote: %s\n", n)
 	}
+	writePolicyNotes(&b, t.Policies)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -278,4 +279,30 @@ func refString(r explain.Ref) string {
 		return r.Kind + " " + name
 	}
 	return fmt.Sprintf("%s %s (%s)", r.Kind, name, r.Source)
+}
+
+// writePolicyNotes lists the policies that target a step of the trace, one
+// line each, with where the policy is defined.
+func writePolicyNotes(b *strings.Builder, ps []explain.PolicyNote) {
+	if len(ps) == 0 {
+		return
+	}
+	b.WriteString("\nPolicies (their effect is not simulated; the real answer may differ):\n")
+	for _, p := range ps {
+		name := func(r explain.Ref) string {
+			if r.Namespace == "" {
+				return r.Kind + " " + r.Name
+			}
+			return r.Kind + " " + r.Namespace + "/" + r.Name
+		}
+		target := name(p.Target)
+		if p.Section != "" {
+			target = fmt.Sprintf("%s %s of %s", p.Step, p.Section, target)
+		}
+		policy := name(p.Policy)
+		if p.Policy.Source != "" {
+			policy += " (" + p.Policy.Source + ")"
+		}
+		fmt.Fprintf(b, "   - %s: %s targets %s\n", p.Step, policy, target)
+	}
 }

@@ -52,19 +52,22 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 		}
 	}
 	if group != "" || kind != "Service" {
-		return invalid(string(gwv1.RouteReasonInvalidKind), fmt.Sprintf("backend kind %s is not supported; use a core Service", qualifiedKind(group, kind)))
+		return w.resolveExtensionBackend(r, ref, group, kind, ns, field, weight)
 	}
 	if !w.allowedByGrant(grantRef{Group: gwv1.GroupName, Kind: string(r.kind), Namespace: r.meta.Namespace},
 		grantRef{Group: "", Kind: "Service", Namespace: ns, Name: string(ref.Name)}) {
 		return invalid(string(gwv1.RouteReasonRefNotPermitted),
 			fmt.Sprintf("Service %s is in another namespace and no ReferenceGrant in %s allows %s from %s", name, ns, r.kind, r.meta.Namespace))
 	}
-	svc, ok := w.services[keyOf(ns, string(ref.Name))]
-	if !ok {
-		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s does not exist", name))
-	}
 	if ref.Port == nil {
 		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("backendRef to Service %s needs a port", name))
+	}
+	svc, ok := w.services[keyOf(ns, string(ref.Name))]
+	if !ok {
+		svc, ok = w.assumeService(ns, string(ref.Name), int32(*ref.Port), r.kind, r.ref(), field)
+	}
+	if !ok {
+		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s does not exist", name))
 	}
 	i := servicePortIndex(svc.Spec.Ports, int32(*ref.Port), r.kind)
 	if i < 0 {
@@ -78,10 +81,14 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 }
 
 // useBackend programs a backend that resolved, for every route kind: its
-// cluster joins the route's, and a NoReadyEndpoints finding says when the
+// cluster joins the route's, a BackendTLSPolicy gwsim cannot meet is
+// recorded for ResolvedRefs, and a NoReadyEndpoints finding says when the
 // input shows it has no ready endpoint. It returns the weight it takes.
 func (w *world) useBackend(res *routeResult, b backendResult, field string) int32 {
 	res.clusters = append(res.clusters, *b.cluster)
+	if u, ok := unmetBackendTLS(b, field); ok {
+		res.unmetTLS = append(res.unmetTLS, u)
+	}
 	if f, ok := w.noReadyEndpointsFinding(res.info, b, field); ok {
 		res.findings = append(res.findings, f)
 	}

@@ -116,7 +116,7 @@ func (w *world) resolveBackendTLSPolicies() backendTLSResult {
 		w.policyTLS(pr, finding)
 		for i, t := range p.Spec.TargetRefs {
 			field := fmt.Sprintf("spec.targetRefs[%d]", i)
-			pt, f := w.policyTarget(p.Namespace, t, field, finding)
+			pt, f := w.policyTarget(p.Namespace, t, field, ref, finding)
 			if f != nil {
 				res.findings = append(res.findings, *f)
 				continue
@@ -150,8 +150,8 @@ func describeConflict(winner, loser *gwv1.BackendTLSPolicy, target backendTLSTar
 // policyTarget checks one targetRef: gwsim applies BackendTLSPolicies to
 // core Services (the spec's Extended support), and a sectionName must name
 // a port of the Service. A targetRef that selects nothing is returned as a
-// finding.
-func (w *world) policyTarget(ns string, t gwv1.LocalPolicyTargetReferenceWithSectionName, field string,
+// finding. A Service the open world assumes is targeted as named.
+func (w *world) policyTarget(ns string, t gwv1.LocalPolicyTargetReferenceWithSectionName, field string, by diag.ObjectRef,
 	finding func(diag.Severity, string, string, string) diag.Finding) (policyTarget, *diag.Finding) {
 	fail := func(field, reason, msg string) (policyTarget, *diag.Finding) {
 		f := finding(diag.Warning, field, reason, msg)
@@ -166,6 +166,9 @@ func (w *world) policyTarget(ns string, t gwv1.LocalPolicyTargetReferenceWithSec
 		pt.target.section = string(*t.SectionName)
 	}
 	svc, ok := w.services[pt.target.service]
+	if !ok && w.assume("", "Service", ns, string(t.Name), "a Service with the ports its references name", by, field) {
+		return pt, nil // an assumed Service has the port a sectionName names, and no UDP port
+	}
 	if !ok {
 		return fail(field, string(gwv1.PolicyReasonTargetNotFound), fmt.Sprintf("Service %s does not exist", pt.target.service))
 	}
@@ -194,4 +197,22 @@ func describeTarget(t backendTLSTarget) string {
 		return "Service " + t.service.String()
 	}
 	return fmt.Sprintf("port %q of Service %s", t.section, t.service)
+}
+
+// unmetBackendTLS is the ResolvedRefs problem of a backend whose Service
+// port a BackendTLSPolicy applies to that gwsim cannot meet (no usable CA
+// certificate, an unsupported wellKnownCACertificates): the HTTPBackendRef
+// godoc makes the route's ResolvedRefs False then. The backend stays
+// programmed, so its requests still get the 5xx of a failed handshake,
+// and the policy keeps its ancestor status. The spec names no reason for
+// this case; gwsim uses UnsupportedProtocol, the constant for a backend
+// the gateway cannot speak to as the route requires.
+func unmetBackendTLS(b backendResult, field string) (backendResult, bool) {
+	c := b.cluster
+	if c == nil || c.TLS == nil || c.TLS.Invalid == "" {
+		return backendResult{}, false
+	}
+	return backendResult{reason: string(gwv1.RouteReasonUnsupportedProtocol), message: fmt.Sprintf(
+		"%s: BackendTLSPolicy %s applies to Service %s port %d and cannot be met (%s), so connections to it fail and its requests get a 5xx",
+		field, c.TLS.Policy, c.Service, c.Port, c.TLS.Invalid)}, true
 }

@@ -73,7 +73,7 @@ func (w *world) addPolicyAncestors(st map[types.NamespacedName][]gwv1.PolicyAnce
 // clusterPort finds the Service port a cluster was built for.
 func (w *world) clusterPort(c ir.Cluster) (*corev1.Service, corev1.ServicePort, bool) {
 	ns, name, _ := strings.Cut(c.Service, "/")
-	svc, ok := w.services[keyOf(ns, name)]
+	svc, ok := w.service(keyOf(ns, name))
 	if !ok {
 		return nil, corev1.ServicePort{}, false
 	}
@@ -134,12 +134,28 @@ func (pr *policyResult) ancestorConditions(reached map[int]bool) []condition {
 // sortPolicyAncestors orders each policy's entries by Gateway namespace
 // and name, then controllerName: Gateways are laid out in map order.
 func sortPolicyAncestors(st map[types.NamespacedName][]gwv1.PolicyAncestorStatus) {
-	for _, list := range st {
+	for k, list := range st {
 		slices.SortFunc(list, func(a, b gwv1.PolicyAncestorStatus) int {
 			return cmp.Or(cmp.Compare(*a.AncestorRef.Namespace, *b.AncestorRef.Namespace),
 				cmp.Compare(a.AncestorRef.Name, b.AncestorRef.Name), cmp.Compare(a.ControllerName, b.ControllerName))
 		})
+		st[k] = CapPolicyAncestors(list)
 	}
+}
+
+// MaxPolicyAncestors is how many entries PolicyStatus.Ancestors holds at
+// most (the CRD's maxItems): "If this slice is full, implementations MUST
+// NOT add further entries" (PolicyStatus godoc).
+const MaxPolicyAncestors = 16
+
+// CapPolicyAncestors keeps the first MaxPolicyAncestors entries of a
+// sorted ancestors list, so that which entries stay depends on the sort
+// order alone.
+func CapPolicyAncestors(list []gwv1.PolicyAncestorStatus) []gwv1.PolicyAncestorStatus {
+	if len(list) > MaxPolicyAncestors {
+		return list[:MaxPolicyAncestors]
+	}
+	return list
 }
 
 // policyFindings returns the findings about targetRefs that select

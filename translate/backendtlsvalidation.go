@@ -44,8 +44,9 @@ func (w *world) policyTLS(pr *policyResult, finding func(diag.Severity, string, 
 		var reason string
 		var problems []string
 		for i, ref := range v.CACertificateRefs {
-			ca, problem, msg := w.resolveCABundle(string(ref.Group), string(ref.Kind), p.Namespace, string(ref.Name))
 			field := fmt.Sprintf("spec.validation.caCertificateRefs[%d]", i)
+			ca, problem, msg := w.resolveCABundle(string(ref.Group), string(ref.Kind), p.Namespace, string(ref.Name),
+				diag.ObjectRef{Kind: "BackendTLSPolicy", Namespace: p.Namespace, Name: p.Name}, field)
 			refReason := ""
 			switch problem {
 			case caBadKind:

@@ -5,6 +5,7 @@ import (
 	"encoding/pem"
 	"fmt"
 
+	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
@@ -31,18 +32,26 @@ const (
 // hold at least one PEM CERTIFICATE block, and every such block must parse
 // as an X.509 certificate. Permission (ReferenceGrant) is the caller's
 // business: it differs between BackendTLSPolicy and frontend validation.
-func (w *world) resolveCABundle(group, kind, ns, name string) (ir.CACertificate, caProblem, string) {
+// A missing object that the open world assumes (for the reference at field
+// of by) holds a valid bundle; its certificate count is unknown, so 0.
+func (w *world) resolveCABundle(group, kind, ns, name string, by diag.ObjectRef, field string) (ir.CACertificate, caProblem, string) {
 	full := ns + "/" + name
 	var data []byte
 	switch {
 	case group == "" && kind == "ConfigMap":
 		cm, ok := w.configMaps[keyOf(ns, name)]
+		if !ok && w.assume(group, kind, ns, name, "a ConfigMap whose key ca.crt holds a valid CA bundle", by, field) {
+			return ir.CACertificate{Kind: kind, Name: full, Key: caBundleKey}, caOK, ""
+		}
 		if !ok {
 			return ir.CACertificate{}, caBadRef, fmt.Sprintf("ConfigMap %s does not exist", full)
 		}
 		data = []byte(cm.Data[caBundleKey])
 	case group == "" && kind == "Secret":
 		s, ok := w.secrets[keyOf(ns, name)]
+		if !ok && w.assume(group, kind, ns, name, "a Secret whose key ca.crt holds a valid CA bundle", by, field) {
+			return ir.CACertificate{Kind: kind, Name: full, Key: caBundleKey}, caOK, ""
+		}
 		if !ok {
 			return ir.CACertificate{}, caBadRef, fmt.Sprintf("Secret %s does not exist", full)
 		}

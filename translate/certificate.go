@@ -6,6 +6,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // resolveCertificates checks the TLS settings of an HTTPS or TLS listener:
@@ -36,7 +38,7 @@ func (w *world) resolveCertificates(r *listenerResult) {
 		return
 	}
 	for i, ref := range l.TLS.CertificateRefs {
-		key, reason, msg := w.resolveCertificate(r.owner, ref)
+		key, reason, msg := w.resolveCertificate(r.owner, ref, fmt.Sprintf("spec.listeners[%s].tls.certificateRefs[%d]", r.spec.Name, i))
 		if reason != "" {
 			r.problems.refsReason = reason
 			r.problems.refsMsg = fmt.Sprintf("tls.certificateRefs[%d]: %s", i, msg)
@@ -46,7 +48,10 @@ func (w *world) resolveCertificates(r *listenerResult) {
 	}
 }
 
-func (w *world) resolveCertificate(owner listenerOwner, ref gwv1.SecretObjectReference) (key, reason, msg string) {
+// resolveCertificate resolves one certificate reference made at field of
+// owner. A missing Secret that the open world assumes holds a certificate
+// valid for every hostname it is used for.
+func (w *world) resolveCertificate(owner listenerOwner, ref gwv1.SecretObjectReference, field string) (key, reason, msg string) {
 	group, kind := "", "Secret"
 	if ref.Group != nil {
 		group = string(*ref.Group)
@@ -69,6 +74,10 @@ func (w *world) resolveCertificate(owner listenerOwner, ref gwv1.SecretObjectRef
 			fmt.Sprintf("Secret %s is in another namespace and no ReferenceGrant there allows %ss from %s", name, owner.kind, owner.namespace)
 	}
 	s, ok := w.secrets[keyOf(ns, string(ref.Name))]
+	if !ok && w.assume("", "Secret", ns, string(ref.Name), "a kubernetes.io/tls Secret with a certificate valid for the hostnames it serves",
+		diag.ObjectRef{Kind: owner.kind, Namespace: owner.namespace, Name: owner.name}, field) {
+		return name, "", ""
+	}
 	if !ok {
 		return "", invalid, fmt.Sprintf("Secret %s does not exist", name)
 	}

@@ -46,7 +46,7 @@ func (w *world) resolveFrontendValidation(g *gwv1.Gateway, r *listenerResult) {
 	fv := &ir.FrontendValidation{Mode: string(frontendMode(v)), CACertificates: []ir.CACertificate{}}
 	var reason, msg string
 	for i, ref := range v.CACertificateRefs {
-		ca, refReason, refMsg := w.resolveFrontendCA(g, ref)
+		ca, refReason, refMsg := w.resolveFrontendCA(g, ref, fmt.Sprintf("%s.caCertificateRefs[%d]", field, i))
 		if refReason == "" {
 			fv.CACertificates = append(fv.CACertificates, ca)
 			continue
@@ -79,7 +79,7 @@ func frontendMode(v *gwv1.FrontendTLSValidation) gwv1.FrontendValidationModeType
 
 // resolveFrontendCA checks one frontend CA reference and returns its
 // bundle, or the listener ResolvedRefs reason that it is invalid.
-func (w *world) resolveFrontendCA(g *gwv1.Gateway, ref gwv1.ObjectReference) (ir.CACertificate, string, string) {
+func (w *world) resolveFrontendCA(g *gwv1.Gateway, ref gwv1.ObjectReference, field string) (ir.CACertificate, string, string) {
 	group, kind := string(ref.Group), string(ref.Kind)
 	ns := g.Namespace
 	if ref.Namespace != nil && *ref.Namespace != "" {
@@ -91,7 +91,7 @@ func (w *world) resolveFrontendCA(g *gwv1.Gateway, ref gwv1.ObjectReference) (ir
 		return ir.CACertificate{}, string(gwv1.ListenerReasonRefNotPermitted),
 			fmt.Sprintf("%s %s/%s is in another namespace and no ReferenceGrant there allows Gateways from %s", kind, ns, ref.Name, g.Namespace)
 	}
-	ca, problem, msg := w.resolveCABundle(group, kind, ns, string(ref.Name))
+	ca, problem, msg := w.resolveCABundle(group, kind, ns, string(ref.Name), diag.ObjectRef{Kind: "Gateway", Namespace: g.Namespace, Name: g.Name}, field)
 	switch problem {
 	case caBadKind:
 		return ca, string(gwv1.ListenerReasonInvalidCACertificateKind), msg

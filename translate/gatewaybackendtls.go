@@ -33,7 +33,7 @@ func (w *world) resolveBackendTLS(g *gwv1.Gateway) gatewayBackendTLS {
 		return gatewayBackendTLS{}
 	}
 	owner := listenerOwner{kind: "Gateway", namespace: g.Namespace, name: g.Name}
-	name, reason, msg := w.resolveCertificate(owner, *g.Spec.TLS.Backend.ClientCertificateRef)
+	name, reason, msg := w.resolveCertificate(owner, *g.Spec.TLS.Backend.ClientCertificateRef, "spec.tls.backend.clientCertificateRef")
 	if reason == "" {
 		return gatewayBackendTLS{clientCertificate: name}
 	}

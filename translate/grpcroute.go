@@ -46,7 +46,7 @@ func (w *world) translateGRPCRoute(r *gwv1.GRPCRoute) *routeResult {
 		}
 		res.rules = append(res.rules, hr)
 	}
-	res.refs = resolvedRefsCondition(refProblems)
+	res.refs = resolvedRefsCondition(append(refProblems, res.unmetTLS...))
 	return res
 }
 

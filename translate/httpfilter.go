@@ -85,7 +85,7 @@ func (w *world) httpFilters(res *routeResult, filters []gwv1.HTTPRouteFilter, fi
 			fs.refs = append(fs.refs, problems...)
 			fs.filters = append(fs.filters, ir.Filter{Type: string(f.Type), RequestMirror: m})
 		case gwv1.HTTPRouteFilterExtensionRef:
-			fs.filters = append(fs.filters, w.extensionRef(f.ExtensionRef, ff, &fs))
+			fs.filters = append(fs.filters, w.extensionRef(res, f.ExtensionRef, ff, &fs))
 		case gwv1.HTTPRouteFilterRequestRedirect, gwv1.HTTPRouteFilterCORS, gwv1.HTTPRouteFilterExternalAuth:
 			if level == backendLevel {
 				leaveOut(ff, diag.ReasonNotSupportedYet, fmt.Sprintf("%s filters on a backendRef are not simulated yet", f.Type))
@@ -101,19 +101,26 @@ func (w *world) httpFilters(res *routeResult, filters []gwv1.HTTPRouteFilter, fi
 	return fs
 }
 
-// extensionRef records a custom filter. gwsim implements none, so it is
-// unresolved: a ResolvedRefs problem with InvalidKind, as GEP-1364 says
-// for custom filters an implementation does not support.
-func (w *world) extensionRef(ref *gwv1.LocalObjectReference, field string, fs *filterSet) ir.Filter {
+// extensionRef records a custom filter. One that resolves (see
+// extension.go) is kept in the IR and not simulated: requests pass through
+// it unchanged. Otherwise it is unresolved: a ResolvedRefs problem with
+// InvalidKind, as GEP-1364 says for custom filters an implementation does
+// not support, and the requests it would process get a 500.
+func (w *world) extensionRef(res *routeResult, ref *gwv1.LocalObjectReference, field string, fs *filterSet) ir.Filter {
+	f := ir.Filter{Type: string(gwv1.HTTPRouteFilterExtensionRef), ExtensionRef: &ir.ExtensionRef{
+		Group: string(ref.Group), Kind: string(ref.Kind), Name: string(ref.Name),
+	}}
+	reason, msg := w.resolveExtension(res.info, string(ref.Group), string(ref.Kind), res.info.meta.Namespace, string(ref.Name), "filter", field)
+	if reason == "" {
+		return f
+	}
 	desc := fmt.Sprintf("ExtensionRef filter %s %s", qualifiedKind(string(ref.Group), string(ref.Kind)), ref.Name)
 	if fs.unresolved == "" {
 		fs.unresolved = desc
 	}
-	fs.refs = append(fs.refs, backendResult{reason: string(gwv1.RouteReasonInvalidKind), message: fmt.Sprintf(
-		"%s: %s cannot be resolved: gwsim implements no custom filter kinds, so the requests it would process get a 500", field, desc)})
-	return ir.Filter{Type: string(gwv1.HTTPRouteFilterExtensionRef), ExtensionRef: &ir.ExtensionRef{
-		Group: string(ref.Group), Kind: string(ref.Kind), Name: string(ref.Name),
-	}}
+	fs.refs = append(fs.refs, backendResult{reason: reason, message: fmt.Sprintf(
+		"%s: %s cannot be resolved (%s), so the requests it would process get a 500", field, desc, msg)})
+	return f
 }
 
 // corsOrAuth converts a CORS or ExternalAuth filter (rule level only).

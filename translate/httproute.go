@@ -40,7 +40,7 @@ func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
 		}
 		res.rules = append(res.rules, hr)
 	}
-	res.refs = resolvedRefsCondition(refProblems)
+	res.refs = resolvedRefsCondition(append(refProblems, res.unmetTLS...))
 	return res
 }
 
@@ -53,7 +53,7 @@ func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
 // further, since it programs nothing.
 func (w *world) httpRule(res *routeResult, rule gwv1.HTTPRouteRule, field string) (httpRule, []backendResult, ruleProblem) {
 	hr := httpRule{matches: HTTPMatches(rule.Matches)}
-	invalid := filterProblem(rule.Filters, field+".filters")
+	invalid := firstProblem(regexProblem(rule.Matches, field), filterProblem(rule.Filters, field+".filters"))
 	for j, ref := range rule.BackendRefs {
 		invalid = firstProblem(invalid, filterProblem(ref.Filters, fmt.Sprintf("%s.backendRefs[%d].filters", field, j)))
 	}

@@ -58,7 +58,7 @@ func (w *world) translateL4Route(info routeInfo, generation int64, rules [][]gwv
 		}
 		res.l4, problems = w.l4Backends(res, rules[0], "spec.rules[0]")
 	}
-	res.refs = resolvedRefsCondition(problems)
+	res.refs = resolvedRefsCondition(append(problems, res.unmetTLS...))
 	return res
 }
 

@@ -14,6 +14,7 @@ import (
 // the namespace the reference points into: the one it names for a class,
 // the Gateway's own for a Gateway; "" when a class names none.
 type parametersRef struct {
+	owner       diag.ObjectRef // the class or Gateway that holds the reference
 	field       string
 	group, kind string
 	name, ns    string
@@ -25,7 +26,7 @@ func classParameters(c *gwv1.GatewayClass) (parametersRef, bool) {
 	if ref == nil {
 		return parametersRef{}, false
 	}
-	p := parametersRef{field: "spec.parametersRef", group: string(ref.Group), kind: string(ref.Kind), name: ref.Name}
+	p := parametersRef{owner: diag.ObjectRef{Kind: "GatewayClass", Name: c.Name}, field: "spec.parametersRef", group: string(ref.Group), kind: string(ref.Kind), name: ref.Name}
 	if ref.Namespace != nil {
 		p.ns = string(*ref.Namespace)
 	}
@@ -40,6 +41,7 @@ func gatewayParameters(g *gwv1.Gateway) (parametersRef, bool) {
 	}
 	ref := g.Spec.Infrastructure.ParametersRef
 	return parametersRef{
+		owner: diag.ObjectRef{Kind: "Gateway", Namespace: g.Namespace, Name: g.Name},
 		field: "spec.infrastructure.parametersRef", group: string(ref.Group), kind: string(ref.Kind),
 		name: ref.Name, ns: g.Namespace,
 	}, true
@@ -65,7 +67,8 @@ type OtherObject struct {
 // kinds a real controller reads. It stands in for a controller that takes
 // any kind as parameters, and resolves a reference when the input holds
 // the object: a ConfigMap (the kind the godoc names), or an object of a
-// kind gwsim does not read (Input.OtherObjects). A kind that Translate
+// kind gwsim does not read (Input.OtherObjects), or when the open world
+// assumes it. A kind that Translate
 // reads for another purpose (a Service, a Gateway API kind) holds no
 // parameters, so it is unsupported.
 func (w *world) parametersProblem(p parametersRef) string {
@@ -74,16 +77,22 @@ func (w *world) parametersProblem(p parametersRef) string {
 		if p.ns == "" {
 			return fmt.Sprintf("%s names ConfigMap %s without a namespace; a ConfigMap is namespaced, so set %s.namespace", p.field, p.name, p.field)
 		}
-		if _, ok := w.configMaps[keyOf(p.ns, p.name)]; !ok {
+		if _, ok := w.configMaps[keyOf(p.ns, p.name)]; !ok && !w.assumeParameters(p) {
 			return fmt.Sprintf("%s names %s, which does not exist", p.field, p.describe())
 		}
 	case inputKind(p.group, p.kind):
 		return fmt.Sprintf("%s names %s, a kind that holds no parameters; point it at a ConfigMap or at the implementation's parameters kind "+
 			"(the spec rejects a reference to an unsupported kind)", p.field, p.describe())
-	case !w.others[OtherObject{Group: p.group, Kind: p.kind, Namespace: p.ns, Name: p.name}]:
+	case !w.others[OtherObject{Group: p.group, Kind: p.kind, Namespace: p.ns, Name: p.name}] && !w.assumeParameters(p):
 		return fmt.Sprintf("%s names %s, which is not in the input; add it, or fix the reference", p.field, p.describe())
 	}
 	return ""
+}
+
+// assumeParameters reports whether the open world assumes the object p
+// names, recording it when it does.
+func (w *world) assumeParameters(p parametersRef) bool {
+	return w.assume(p.group, p.kind, p.ns, p.name, "implementation-specific parameters", p.owner, p.field)
 }
 
 // describe names the object a reference points at: kind, then
@@ -114,7 +123,7 @@ func inputKind(group, kind string) bool {
 // differently because of what the parameters say.
 func parametersNotInterpreted(p parametersRef, finding func(diag.Severity, string, string, string) diag.Finding) diag.Finding {
 	return finding(diag.Info, p.field, diag.ReasonNotSupportedYet, fmt.Sprintf(
-		"%s is in the input, so the reference resolves; gwsim does not interpret implementation-specific parameters, so they change nothing in its output",
+		"%s resolves; gwsim does not interpret implementation-specific parameters, so they change nothing in its output",
 		p.describe()))
 }
 

@@ -69,6 +69,9 @@ func (p *parentResult) listeners() []*listenerResult {
 func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gatewayResult, sets map[types.NamespacedName]*listenerSetResult) ([]*parentResult, []diag.Finding) {
 	var results []*parentResult
 	var findings []diag.Finding
+	if f, ok := w.noParentRefs(r); ok {
+		findings = append(findings, f)
+	}
 	for i, ref := range r.parentRefs {
 		field := fmt.Sprintf("spec.parentRefs[%d]", i)
 		group, kind := gwv1.GroupName, "Gateway"
@@ -146,10 +149,14 @@ func (w *world) assumedNamespaceLabels(r routeInfo, listeners []*listenerResult,
 	return diag.Finding{}, false
 }
 
-// missingParent explains a parentRef whose Gateway is absent or not gwsim's.
+// missingParent explains a parentRef whose Gateway is absent (an error,
+// unless the open world assumes it) or not gwsim's.
 func (w *world) missingParent(r routeInfo, field, ns, name string) []diag.Finding {
 	if _, ok := w.gateways[keyOf(ns, name)]; ok {
 		return nil // the Gateway is not gwsim's: its own finding says so
+	}
+	if f, ok := w.assumedParent(r, field, ns, name); ok {
+		return []diag.Finding{f}
 	}
 	return []diag.Finding{w.routeFinding(r, diag.Error, field, diag.ReasonParentNotFound,
 		fmt.Sprintf("parentRef names Gateway %s/%s, which is not in the input; the route is attached nowhere", ns, name))}

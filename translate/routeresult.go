@@ -15,6 +15,9 @@ type routeResult struct {
 	refs       condition
 	clusters   []ir.Cluster
 	findings   []diag.Finding
+	// unmetTLS are the backends a BackendTLSPolicy applies to that gwsim
+	// cannot meet (see unmetBackendTLS): they make ResolvedRefs False.
+	unmetTLS []backendResult
 	// rules holds the virtual-host routes of HTTPRoutes (and, in the same
 	// shape, of any kind that routes HTTP requests).
 	rules []httpRule

@@ -51,6 +51,9 @@ func Translate(in Input, opts Options) Output {
 		parentsOf[i], fs = w.attachRoute(res.info, gateways, sets)
 		out.Findings = append(out.Findings, fs...)
 		rejectInvalidRoute(res, parentsOf[i])
+		if len(parentsOf[i]) == 0 && w.checkedAlone(res.info) {
+			out.Findings = append(out.Findings, w.ownFindings(res)...)
+		}
 	}
 	out.Findings = append(out.Findings, w.resolveKindConflicts(routes, parentsOf)...)
 	for i, res := range routes {
@@ -86,6 +89,8 @@ func Translate(in Input, opts Options) Output {
 	slices.SortFunc(out.IR.Gateways, func(a, b ir.Gateway) int { return cmp.Compare(a.Name, b.Name) })
 	sortPolicyAncestors(out.Status.BackendTLSPolicies)
 	out.Findings = append(out.Findings, w.backendTLS.policyFindings(out.Status.BackendTLSPolicies, in.Sources)...)
+	out.Findings = append(out.Findings, w.assumed.findings()...)
+	out.Findings = append(out.Findings, w.assumed.extensionFindings()...)
 	out.Findings = diag.Sort(out.Findings)
 	return out
 }

@@ -73,6 +73,9 @@ type Options struct {
 	// Gateway is Programmed=False with AddressNotUsable. The conformance
 	// harness sets it to refuse the suite's unusable address pool.
 	AddressUsable func(gateway types.NamespacedName, addr gwv1.GatewaySpecAddress) bool
+	// OpenWorld says which objects missing from the input are assumed to
+	// exist; the zero value assumes none.
+	OpenWorld OpenWorld
 }
 
 // Output is what Translate computes.

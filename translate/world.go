@@ -30,6 +30,9 @@ type world struct {
 	ourControllers map[string]bool
 	// backendTLS is decided once, after every other index is built.
 	backendTLS backendTLSResult
+	// assumed collects the objects this call assumed (see OpenWorld); it
+	// is the one field written after newWorld returns.
+	assumed *assumptions
 }
 
 func newWorld(in Input, opts Options) *world {
@@ -44,6 +47,7 @@ func newWorld(in Input, opts Options) *world {
 		namespaces:  make(map[string]*corev1.Namespace, len(in.Namespaces)),
 		slicesBySvc: make(map[types.NamespacedName][]*discoveryv1.EndpointSlice),
 		grantsByNS:  make(map[string][]*gwv1.ReferenceGrant),
+		assumed:     newAssumptions(),
 	}
 	for _, c := range in.GatewayClasses {
 		w.classes[c.Name] = c

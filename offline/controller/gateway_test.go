@@ -100,6 +100,10 @@ func TestGatewayReconcilerReadsOnlyWhatTheGatewayDependsOn(t *testing.T) {
 		"Get Service apps/db",
 		"List EndpointSlice serviceName=apps/db", "List BackendTLSPolicy targetService=apps/db",
 		"Get Service apps/nosvc",
+		// A missing Service may be assumed (the open world): its slices and
+		// policies are read all the same.
+		"List EndpointSlice serviceName=apps/nosvc",
+		"List BackendTLSPolicy targetService=apps/nosvc",
 		"Get Service apps/web",
 		"List EndpointSlice serviceName=apps/web", "List BackendTLSPolicy targetService=apps/web",
 		"Get Service backend/api",

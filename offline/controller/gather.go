@@ -63,6 +63,7 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gwv1.Gateway, class 
 	if err := r.gatherServices(ctx, s); err != nil {
 		return nil, err
 	}
+	s.gatherExtensionFilters(r.Env)
 	if err := r.gatherCACertificates(ctx, s); err != nil {
 		return nil, err
 	}
@@ -164,13 +165,16 @@ func (r *GatewayReconciler) gatherSecrets(ctx context.Context, s *slice) error {
 }
 
 // gatherServices gets the Services the listed routes name and, per Service
-// found, its EndpointSlices and the BackendTLSPolicies targeting it.
+// named (found or not: the open world may assume it), its EndpointSlices
+// and the BackendTLSPolicies targeting it. Backends of other kinds that
+// the input holds as other objects are added as such (extension.go).
 func (r *GatewayReconciler) gatherServices(ctx context.Context, s *slice) error {
 	var keys []types.NamespacedName
 	for _, rt := range s.routes {
 		for _, ref := range rt.kind.Backends(rt.obj) {
 			key, ok := serviceRef(rt.obj.GetNamespace(), ref)
 			if !ok {
+				s.addOther(r.Env, rt.obj.GetNamespace(), ref)
 				continue
 			}
 			if key.Namespace != rt.obj.GetNamespace() {
@@ -186,10 +190,11 @@ func (r *GatewayReconciler) gatherServices(ctx context.Context, s *slice) error 
 		if err != nil {
 			return err
 		}
-		if !found {
-			continue
+		if found {
+			s.in.Services = append(s.in.Services, svc)
 		}
-		s.in.Services = append(s.in.Services, svc)
+		// A Service the open world assumes has no object, but policies
+		// may target it and slices may name it all the same.
 		eps, err := ListObjects(ctx, r.Client, &discoveryv1.EndpointSliceList{}, client.MatchingFields{FieldServiceName: key.String()}, CachedRead)
 		if err != nil {
 			return fmt.Errorf("listing EndpointSlices of Service %s: %w", key, err)

@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate"
 )
 
 // writePolicies merges one Gateway's ancestor entries (computed, per
@@ -74,7 +76,8 @@ func (s *slice) policies() []*gwv1.BackendTLSPolicy {
 // other entry stays. The list is a map keyed by ancestorRef and
 // controllerName that several controllers share, so no entry of another
 // controller or ancestor is touched. Entries are sorted by that key, so
-// that merging the same entries in another order writes nothing.
+// that merging the same entries in another order writes nothing, and
+// capped at translate.MaxPolicyAncestors after sorting.
 func mergeAncestors(policyNS string, existing, computed []gwv1.PolicyAncestorStatus, replaced func(gwv1.PolicyAncestorStatus) bool) []gwv1.PolicyAncestorStatus {
 	var out []gwv1.PolicyAncestorStatus
 	for _, a := range existing {
@@ -95,7 +98,7 @@ func mergeAncestors(policyNS string, existing, computed []gwv1.PolicyAncestorSta
 	slices.SortStableFunc(out, func(a, b gwv1.PolicyAncestorStatus) int {
 		return cmp.Or(compareAncestorRefs(policyNS, a.AncestorRef, b.AncestorRef), cmp.Compare(a.ControllerName, b.ControllerName))
 	})
-	return out
+	return translate.CapPolicyAncestors(out)
 }
 
 // compareAncestorRefs orders ancestorRefs by group, kind, namespace, name,

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -66,4 +67,51 @@ func AssumeMissing(objs []client.Object, controllerName string) ([]client.Object
 // always sets.
 func objectRef(o client.Object) diag.ObjectRef {
 	return diag.ObjectRef{Kind: o.GetObjectKind().GroupVersionKind().Kind, Namespace: o.GetNamespace(), Name: o.GetName()}
+}
+
+// AssumeAll, AssumeNone and AssumeDefault are the values of --assume that
+// are not kind lists.
+const (
+	AssumeDefault = ""
+	AssumeAll     = "all"
+	AssumeNone    = "none"
+)
+
+// OpenWorld builds the open-world rule for a run over the whole input:
+// objs (typed) and others (kinds gwsim does not decode). By default
+// (AssumeDefault) every kind is assumed where the input holds no object of
+// that kind in that namespace; AssumeAll assumes missing objects
+// everywhere, AssumeNone nowhere, and a comma-separated list of kinds
+// (Secret,Service, or group/Kind for an implementation's kind) assumes
+// exactly those, everywhere. A list naming ReferenceGrant is an error,
+// since a grant is never assumed.
+func OpenWorld(objs []client.Object, others []translate.OtherObject, assume string) (translate.OpenWorld, error) {
+	switch assume {
+	case AssumeNone:
+		return translate.OpenWorld{}, nil
+	case AssumeAll:
+		return translate.OpenWorld{AllKinds: true}, nil
+	case AssumeDefault:
+		complete := map[translate.KindNamespace]bool{}
+		for _, o := range objs {
+			gvk := o.GetObjectKind().GroupVersionKind()
+			complete[translate.KindNamespace{Kind: translate.KindName(gvk.Group, gvk.Kind), Namespace: o.GetNamespace()}] = true
+		}
+		for _, o := range others {
+			complete[translate.KindNamespace{Kind: translate.KindName(o.Group, o.Kind), Namespace: o.Namespace}] = true
+		}
+		return translate.OpenWorld{AllKinds: true, Complete: complete}, nil
+	}
+	kinds := map[string]bool{}
+	for _, k := range strings.Split(assume, ",") {
+		k = strings.TrimSpace(k)
+		switch {
+		case k == "":
+			return translate.OpenWorld{}, fmt.Errorf("--assume %q: empty kind in the list", assume)
+		case k == "ReferenceGrant":
+			return translate.OpenWorld{}, fmt.Errorf("--assume %q: a ReferenceGrant is never assumed; a missing grant is a real error", assume)
+		}
+		kinds[k] = true
+	}
+	return translate.OpenWorld{Kinds: kinds}, nil
 }

@@ -39,6 +39,9 @@ type decoded struct {
 	ignored  []schema.GroupKind
 	// others are the identities of the ignored objects (see otherObjects).
 	others []translate.OtherObject
+	// policies are the ignored objects that attach to Gateway API objects
+	// or Services through targetRefs (see policyAttachment).
+	policies []translate.PolicyAttachment
 }
 
 // loaded is a decoded object, converted to v1, with its reference (after
@@ -149,6 +152,9 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 	if obj == nil {
 		out.ignored = append(out.ignored, gvk.GroupKind())
 		out.others = append(out.others, otherObjects(gvk.GroupKind(), h, ref)...)
+		if p, ok := policyAttachment(js, gvk.GroupKind(), ref, src); ok {
+			out.policies = append(out.policies, p)
+		}
 		return
 	}
 	if h.Name == "" && !h.badMetadata {
@@ -184,6 +190,7 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 		})
 	}
 	obj.SetNamespace(ref.Namespace)
+	mergeStringData(obj)
 	out.objects = append(out.objects, loaded{obj: obj, ref: ref, src: src})
 }
 

@@ -11,7 +11,9 @@ import (
 )
 
 // dedupe keeps one object per reference (kind, namespace, name, after
-// namespace defaulting and conversion to v1) and reports each one dropped.
+// namespace defaulting and conversion to v1) and reports each one dropped:
+// an error when the definitions differ, a warning when they are identical
+// after decoding.
 // The kept one is the one whose JSON sorts first, then the one with the
 // first source: the choice depends on what the objects say, never on which
 // file or position they came from, unless they are identical.
@@ -61,11 +63,14 @@ func chooseDuplicate(ref diag.ObjectRef, group []loaded) (loaded, []diag.Finding
 			}
 		}
 		why := "the definitions differ; gwsim keeps the one whose JSON sorts first, so that the order of the input does not matter"
+		sev := diag.Error
 		if c.canon == winner.canon {
-			why = "the definitions are identical"
+			// One file reached by two paths, or an overlay repeating its
+			// base: nothing is lost by dropping it.
+			why, sev = "the definitions are identical", diag.Warning
 		}
 		findings = append(findings, diag.Finding{
-			Severity: diag.Error, Object: ref, Source: c.src, Reason: diag.ReasonDuplicate,
+			Severity: sev, Object: ref, Source: c.src, Reason: diag.ReasonDuplicate,
 			Message: fmt.Sprintf("defined %d times; also defined at %s; keeping the one at %s and dropping this one: %s",
 				len(cands), strings.Join(others, ", "), winner.src, why),
 		})

@@ -37,7 +37,7 @@ func TestDuplicatesIdentical(t *testing.T) {
 	got := summarize(dir, Load(Options{Paths: []string{dir}}))
 	want := summary{
 		Objects: []string{"GatewayClass eg gateway.networking.k8s.io/v1 @ a.yaml:2"},
-		Findings: []string{"b.yaml:1: error: GatewayClass eg: defined 2 times; also defined at a.yaml:2; " +
+		Findings: []string{"b.yaml:1: warning: GatewayClass eg: defined 2 times; also defined at a.yaml:2; " +
 			"keeping the one at a.yaml:2 and dropping this one: the definitions are identical"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

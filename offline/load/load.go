@@ -47,6 +47,10 @@ type Options struct {
 	// Namespace is given to namespaced objects without metadata.namespace
 	// ("default" when empty).
 	Namespace string
+	// Exclude are globs (path.Match syntax) of entries skipped below a
+	// directory: matched against an entry's name and its slash-separated
+	// path relative to the directory given.
+	Exclude []string
 }
 
 // Result is everything Load found.
@@ -62,6 +66,9 @@ type Result struct {
 	// written without a namespace is listed twice, cluster-scoped and in
 	// the default namespace, since the loader cannot know its kind's scope.
 	Others []translate.OtherObject
+	// Policies are the objects among Others whose targetRefs name a
+	// Gateway, ListenerSet, route or Service, sorted, one per object.
+	Policies []translate.PolicyAttachment
 	// Findings are warnings, infos and errors that do not stop the load
 	// (unknown fields, ignored kinds, duplicates).
 	Findings []diag.Finding
@@ -74,18 +81,20 @@ type Result struct {
 // Load reads opts.Paths in order and decodes every document. It never stops
 // early: each problem becomes a finding and the rest is still loaded.
 func Load(opts Options) Result {
-	files, errs := expand(opts.Paths, opts.Recursive)
+	files, errs := expand(opts.Paths, opts.Recursive, opts.Exclude)
 	docs, readErrs := decodeAll(files, opts.Stdin, newDecoder(opts.Namespace))
 	errs = append(errs, readErrs...)
 	var all []loaded
 	var findings []diag.Finding
 	var others []translate.OtherObject
+	var policies []translate.PolicyAttachment
 	ignored := map[schema.GroupKind]int{}
 	for _, d := range docs {
 		all = append(all, d.objects...)
 		findings = append(findings, d.findings...)
 		errs = append(errs, d.errors...)
 		others = append(others, d.others...)
+		policies = append(policies, d.policies...)
 		for _, gk := range d.ignored {
 			ignored[gk]++
 		}
@@ -95,7 +104,7 @@ func Load(opts Options) Result {
 	if f, ok := ignoredSummary(ignored); ok {
 		findings = append(findings, f)
 	}
-	res := Result{Sources: diag.Sources{}, Others: sortOthers(others), Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
+	res := Result{Sources: diag.Sources{}, Others: sortOthers(others), Policies: sortPolicies(policies), Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
 	for _, l := range kept {
 		res.Objects = append(res.Objects, l.obj)
 		res.Sources[l.ref] = l.src

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/gwsim/gwsim/translate/diag"
@@ -34,9 +35,12 @@ func manifestFile(name string) bool {
 // expand turns the paths given into the files to read, in order: each path
 // as given, a directory's manifest files sorted by name, its subdirectories
 // (sorted among the files, as filepath.WalkDir does) only when recursive.
-// Symbolic links to directories are not followed, so a link loop cannot
-// hang the walk. "-" stays "-" for stdin.
-func expand(paths []string, recursive bool) ([]string, []diag.Finding) {
+// Entries below a directory that an exclude glob matches are skipped (see
+// excluded). Symbolic links to directories are not followed, so a link loop
+// cannot hang the walk. "-" stays "-" for stdin. A directory read without
+// recursion that holds no manifest file is an error: it almost always means
+// -R was forgotten.
+func expand(paths []string, recursive bool, exclude []string) ([]string, []diag.Finding) {
 	var files []string
 	var errs []diag.Finding
 	for _, p := range paths {
@@ -53,28 +57,77 @@ func expand(paths []string, recursive bool) ([]string, []diag.Finding) {
 			files = append(files, p)
 			continue
 		}
-		files, errs = walk(p, recursive, files, errs)
+		w := walker{root: p, recursive: recursive, exclude: exclude}
+		before := len(files)
+		files, errs = w.walk(p, files, errs)
+		if len(files) == before && !recursive && w.subdirs > 0 {
+			errs = append(errs, pathError(p, fmt.Errorf("no .yaml, .yml or .json file at its top level, and %d subdirector%s; pass -R to read them",
+				w.subdirs, plural(w.subdirs, "y", "ies"))))
+		}
 	}
 	return files, errs
 }
 
-func walk(dir string, recursive bool, files []string, errs []diag.Finding) ([]string, []diag.Finding) {
+// walker lists the manifest files below one -f directory.
+type walker struct {
+	root      string
+	recursive bool
+	exclude   []string
+	// subdirs counts the subdirectories seen at the top level.
+	subdirs int
+}
+
+func (w *walker) walk(dir string, files []string, errs []diag.Finding) ([]string, []diag.Finding) {
 	entries, err := os.ReadDir(dir) // sorted by name
 	if err != nil {
 		return files, append(errs, pathError(dir, err))
 	}
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
+		if w.excluded(p) {
+			continue
+		}
 		switch {
 		case e.IsDir():
-			if recursive {
-				files, errs = walk(p, recursive, files, errs)
+			if dir == w.root {
+				w.subdirs++
+			}
+			if w.recursive {
+				files, errs = w.walk(p, files, errs)
 			}
 		case manifestFile(e.Name()):
 			files = append(files, p)
 		}
 	}
 	return files, errs
+}
+
+// excluded reports whether an exclude glob (path.Match syntax) matches the
+// entry's name or its slash-separated path below the -f directory: a Helm
+// chart's values.yaml is skipped with --exclude values.yaml, its templates
+// with --exclude templates, one environment with --exclude 'envs/prod/*'.
+func (w *walker) excluded(p string) bool {
+	rel, err := filepath.Rel(w.root, p)
+	if err != nil {
+		rel = p
+	}
+	rel = filepath.ToSlash(rel)
+	for _, g := range w.exclude {
+		if ok, _ := path.Match(g, filepath.Base(p)); ok {
+			return true
+		}
+		if ok, _ := path.Match(g, rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // pathError reports a path that cannot be read. Its source names the path

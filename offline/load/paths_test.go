@@ -29,11 +29,11 @@ func TestExpandSkipsTheConfigFile(t *testing.T) {
 		}
 		return out
 	}
-	files, errs := expand([]string{root}, true)
+	files, errs := expand([]string{root}, true, nil)
 	if want := []string{"a.yaml", "sub/b.yml"}; len(errs) > 0 || !slices.Equal(rel(files), want) {
 		t.Errorf("expand -R = %v %v, want %v", rel(files), errs, want)
 	}
-	files, _ = expand([]string{filepath.Join(root, ConfigFileName)}, false)
+	files, _ = expand([]string{filepath.Join(root, ConfigFileName)}, false, nil)
 	if want := []string{ConfigFileName}; !slices.Equal(rel(files), want) {
 		t.Errorf("expand of the file itself = %v, want %v", rel(files), want)
 	}

@@ -163,6 +163,8 @@ var codes = []Code{
 		Help: "Allow the ListenerSet's namespace in the Gateway's spec.allowedListeners."},
 	{ID: "GWS4007", Group: GroupAttachment, Reason: "Pending", Title: "GatewayClass not found",
 		Help: "Create the GatewayClass the Gateway names, or fix spec.gatewayClassName."},
+	{ID: "GWS4008", Group: GroupAttachment, Reason: ReasonNoParentRefs, Title: "Route names no parent",
+		Help: "Add a parentRef naming the Gateway (or ListenerSet) the route is for."},
 
 	// Routing: traffic that goes elsewhere than the manifests suggest.
 	{ID: "GWS5001", Group: GroupRouting, Reason: "HostnameConflict", Title: "Listener hostname conflict",
@@ -213,6 +215,14 @@ var codes = []Code{
 		Help: "gwsim leaves this setting out of its result; check its effect on a real gateway."},
 	{ID: "GWS7005", Group: GroupAssumption, Reason: ReasonNotSimulated, Title: "Gateway of another controller",
 		Help: "Nothing to fix: the Gateway's class belongs to another controller (see --controller-name)."},
+	{ID: "GWS7006", Group: GroupAssumption, Reason: ReasonAssumedMissing, Title: "Referenced object assumed",
+		Help: "Nothing to fix if the object lives outside the repository (cert-manager, another chart); add it to the input, or use --strict or --assume, to check it."},
+	{ID: "GWS7007", Group: GroupAssumption, Reason: ReasonAttachmentNotChecked, Title: "Parent Gateway outside the input",
+		Help: "Pass the platform's Gateways with --gateways to check where the route attaches."},
+	{ID: "GWS7008", Group: GroupAssumption, Reason: ReasonExtensionNotSimulated, Title: "Implementation-specific reference not simulated",
+		Help: "Nothing to fix: check the effect of the implementation's backend or filter on a real gateway."},
+	{ID: "GWS7009", Group: GroupAssumption, Reason: ReasonPolicyNotSimulated, Title: "Implementation policy not simulated",
+		Help: "Nothing to fix: check the policy's effect on a real gateway."},
 }
 
 // healthyReasons are the condition reasons gwsim sets only on healthy

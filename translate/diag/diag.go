@@ -137,7 +137,36 @@ const (
 	// ReasonUnknownCode: a gwsim.dev/ignore annotation names a code that
 	// gwsim does not have, so it suppresses nothing.
 	ReasonUnknownCode = "UnknownCode"
+	// ReasonNoParentRefs: a route that names no parentRefs, so it attaches
+	// nowhere.
+	ReasonNoParentRefs = "NoParentRefs"
+	// ReasonAssumedMissing: an object the input refers to but does not
+	// hold, assumed to exist because the input holds none of its kind in
+	// that namespace (the open world, translate.OpenWorld).
+	ReasonAssumedMissing = "AssumedMissing"
+	// ReasonAttachmentNotChecked: a route whose parent Gateway is outside
+	// the input; its own checks run, its attachment cannot.
+	ReasonAttachmentNotChecked = "AttachmentNotChecked"
+	// ReasonExtensionNotSimulated: backendRefs or ExtensionRef filters to
+	// an implementation's own kind resolve, but their effect is not
+	// simulated.
+	ReasonExtensionNotSimulated = "ExtensionNotSimulated"
+	// ReasonPolicyNotSimulated: an implementation's policy attaches to a
+	// Gateway, listener, route or Service through targetRefs; its effect is
+	// not simulated.
+	ReasonPolicyNotSimulated = "PolicyNotSimulated"
 )
+
+// IsAssumption reports whether a finding of this reason says gwsim
+// assumed something the input does not show: what --strict makes an
+// error.
+func IsAssumption(reason string) bool {
+	switch reason {
+	case ReasonAssumed, ReasonAssumedMissing, ReasonAttachmentNotChecked:
+		return true
+	}
+	return false
+}
 
 // String renders the finding the way compilers do:
 // `file:line: severity[CODE]: Kind ns/name: field: message`, leaving out the

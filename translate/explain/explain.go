@@ -76,6 +76,7 @@ func Explain(in Input, req Request) Trace {
 		t.NearMisses = w.nearMisses(s)
 	}
 	t.Answer = answer(s, t)
+	t.Policies = policyNotes(in, t)
 	return t
 }
 

@@ -22,6 +22,9 @@ type Input struct {
 	HTTPRoutes   []*gwv1.HTTPRoute
 	GRPCRoutes   []*gwv1.GRPCRoute
 	Sources      diag.Sources
+	// Policies are the implementation's policies of the input (see
+	// PolicyNote); the caller sets them, NewInput does not.
+	Policies []translate.PolicyAttachment
 }
 
 // NewInput picks the objects an explanation needs out of a whole world, as

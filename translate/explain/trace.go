@@ -49,6 +49,9 @@ type Trace struct {
 	// Notes are caveats about the choices gwsim made (which Gateway, when
 	// several listen on the port).
 	Notes []string `json:"notes,omitempty"`
+	// Policies are the implementation's policies that target a step of
+	// the trace; their effect is not simulated (see policies.go).
+	Policies []PolicyNote `json:"policies,omitempty"`
 }
 
 // Succeeded reports whether a route rule took the request and its answer

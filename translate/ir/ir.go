@@ -204,7 +204,13 @@ type Origin struct {
 // Cluster is one Service port that routes forward to, named
 // "namespace/service:port" ("namespace/service:port/UDP" for a UDP port).
 type Cluster struct {
-	Name      string     `json:"name"`
+	Name string `json:"name"`
+	// Kind is "" for a core Service, else the group/Kind of the
+	// implementation-specific backend the cluster stands for (a vendor
+	// extension gwsim does not simulate: it has no endpoints).
+	Kind string `json:"kind,omitempty"`
+	// Service is the "namespace/name" of the Service, or of the extension
+	// object.
 	Service   string     `json:"service"`
 	Port      int32      `json:"port"`
 	Protocol  string     `json:"protocol,omitempty"`

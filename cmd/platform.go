@@ -1,0 +1,59 @@
+package cmd
+
+import (
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/offline/load"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// platformGateways are the Gateways read with --gateways: an application
+// repository's routes attach to Gateways that the platform repository
+// holds. They take part in the run so that attachment is checked, but they
+// are not the input being linted: findings about them are dropped, and a
+// Gateway the input defines itself wins over the platform's copy.
+type platformGateways struct {
+	gateways []client.Object
+	refs     map[diag.ObjectRef]bool
+	errors   []diag.Finding
+}
+
+// loadPlatformGateways reads p.Gateways (directories recursively) and keeps
+// their Gateways that loaded does not define.
+func loadPlatformGateways(p *pipelineFlags, loaded load.Result) platformGateways {
+	out := platformGateways{refs: map[diag.ObjectRef]bool{}}
+	if len(p.Gateways) == 0 {
+		return out
+	}
+	res := load.Load(load.Options{Paths: p.Gateways, Recursive: true, Namespace: p.Namespace, Exclude: p.Exclude})
+	out.errors = res.Errors
+	for _, o := range res.Objects {
+		g, ok := o.(*gwv1.Gateway)
+		if !ok {
+			continue
+		}
+		ref := diag.ObjectRef{Kind: "Gateway", Namespace: g.Namespace, Name: g.Name}
+		if _, mine := loaded.Sources[ref]; mine {
+			continue
+		}
+		out.gateways = append(out.gateways, g)
+		out.refs[ref] = true
+	}
+	return out
+}
+
+// dropFindings removes the findings about platform Gateways: they are
+// the platform repository's to lint.
+func (pg platformGateways) dropFindings(fs []diag.Finding) []diag.Finding {
+	if len(pg.refs) == 0 {
+		return fs
+	}
+	out := fs[:0:0]
+	for _, f := range fs {
+		if !pg.refs[f.Object] {
+			out = append(out, f)
+		}
+	}
+	return out
+}

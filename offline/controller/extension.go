@@ -1,0 +1,81 @@
+package controller
+
+import (
+	"slices"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate"
+)
+
+// addOther adds to the slice the object of a kind gwsim does not decode
+// that a backendRef from namespace ns names, when the input holds it
+// (Env.OtherObjects): Translate resolves such a vendor backend only if
+// its slice holds the object. A reference to anything else is left to
+// Translate, which reports or assumes it.
+func (s *slice) addOther(e Env, ns string, ref gwv1.BackendObjectReference) {
+	id := translate.OtherObject{Name: string(ref.Name), Namespace: ns}
+	if ref.Group != nil {
+		id.Group = string(*ref.Group)
+	}
+	if ref.Kind != nil {
+		id.Kind = string(*ref.Kind)
+	}
+	if ref.Namespace != nil && *ref.Namespace != "" {
+		id.Namespace = string(*ref.Namespace)
+	}
+	s.addOtherObject(e, id)
+}
+
+func (s *slice) addOtherObject(e Env, id translate.OtherObject) {
+	if slices.Contains(e.OtherObjects, id) && !slices.Contains(s.in.OtherObjects, id) {
+		s.in.OtherObjects = append(s.in.OtherObjects, id)
+	}
+}
+
+// gatherExtensionFilters adds the objects that the listed routes'
+// ExtensionRef filters name (local to the route) when the input holds
+// them.
+func (s *slice) gatherExtensionFilters(e Env) {
+	for _, rt := range s.routes {
+		for _, f := range extensionRefs(rt.obj) {
+			s.addOtherObject(e, translate.OtherObject{Group: string(f.Group), Kind: string(f.Kind), Namespace: rt.obj.GetNamespace(), Name: string(f.Name)})
+		}
+	}
+}
+
+// extensionRefs returns the ExtensionRef filters of an HTTPRoute or a
+// GRPCRoute, at rule and backendRef level; other kinds have none.
+func extensionRefs(o any) []gwv1.LocalObjectReference {
+	var out []gwv1.LocalObjectReference
+	switch r := o.(type) {
+	case *gwv1.HTTPRoute:
+		ref := func(f gwv1.HTTPRouteFilter) *gwv1.LocalObjectReference { return f.ExtensionRef }
+		for _, rule := range r.Spec.Rules {
+			out = appendExtensionRefs(out, rule.Filters, ref)
+			for _, b := range rule.BackendRefs {
+				out = appendExtensionRefs(out, b.Filters, ref)
+			}
+		}
+	case *gwv1.GRPCRoute:
+		ref := func(f gwv1.GRPCRouteFilter) *gwv1.LocalObjectReference { return f.ExtensionRef }
+		for _, rule := range r.Spec.Rules {
+			out = appendExtensionRefs(out, rule.Filters, ref)
+			for _, b := range rule.BackendRefs {
+				out = appendExtensionRefs(out, b.Filters, ref)
+			}
+		}
+	}
+	return out
+}
+
+// appendExtensionRefs appends the ExtensionRefs of a filter list of either
+// route kind's filter type.
+func appendExtensionRefs[F any](out []gwv1.LocalObjectReference, filters []F, ref func(F) *gwv1.LocalObjectReference) []gwv1.LocalObjectReference {
+	for _, f := range filters {
+		if r := ref(f); r != nil {
+			out = append(out, *r)
+		}
+	}
+	return out
+}

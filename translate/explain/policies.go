@@ -1,0 +1,63 @@
+package explain
+
+import (
+	"github.com/gwsim/gwsim/translate"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// PolicyNote is an implementation's policy that targets an object a
+// request went through (GEP-713 policy attachment). gwsim does not
+// simulate policies, so each one is a caveat on the answer.
+type PolicyNote struct {
+	// Step is what the policy targets: "gateway", "listener", "route" or
+	// "backend".
+	Step   string `json:"step"`
+	Policy Ref    `json:"policy"`
+	// Target is the object the policy names, and Section the sectionName
+	// it names in it (a listener), if any.
+	Target  Ref    `json:"target"`
+	Section string `json:"section,omitempty"`
+	// Message says that the effect is not simulated.
+	Message string `json:"message"`
+}
+
+// policyNotes lists, for every step of t, the policies of in that target
+// its object: the Gateway (whole), the listener (a policy naming it as
+// sectionName of its Gateway or ListenerSet, or one on the whole
+// ListenerSet), the winning route and each backend's Service (whole).
+func policyNotes(in Input, t Trace) []PolicyNote {
+	if len(in.Policies) == 0 {
+		return nil
+	}
+	var out []PolicyNote
+	add := func(step string, target Ref, section string) {
+		ref := diag.ObjectRef{Kind: target.Kind, Namespace: target.Namespace, Name: target.Name}
+		for _, p := range translate.PoliciesTargeting(in.Policies, ref, section) {
+			pr := p.Ref()
+			out = append(out, PolicyNote{
+				Step: step, Target: target, Section: section, Message: p.Describe(),
+				Policy: Ref{Kind: pr.Kind, Namespace: pr.Namespace, Name: pr.Name, Source: p.Source.String()},
+			})
+		}
+	}
+	if t.Gateway != nil {
+		add("gateway", Ref(*t.Gateway), "")
+	}
+	if t.Listener != nil {
+		// A policy on the whole Gateway is listed at the gateway step; one
+		// on the whole ListenerSet applies to each of its listeners.
+		if t.Listener.Object.Kind == "ListenerSet" {
+			add("listener", t.Listener.Object, "")
+		}
+		add("listener", t.Listener.Object, t.Listener.Name)
+	}
+	if t.Route != nil {
+		add("route", t.Route.Object, "")
+	}
+	for _, b := range t.Backends {
+		if b.BackendRef != nil && b.BackendRef.Kind == "Service" {
+			add("backend", *b.BackendRef, "")
+		}
+	}
+	return out
+}

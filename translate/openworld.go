@@ -1,0 +1,178 @@
+package translate
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// OpenWorld decides which objects that the input refers to but does not
+// hold gwsim assumes exist. Most repositories do not hold their Secrets
+// (cert-manager, external-secrets make them), nor often their Services or
+// the platform's Gateway, so treating every missing object as an error
+// fails ordinary input. The input is taken as the whole truth only where it
+// shows that it is: a kind and namespace in which it holds at least one
+// object (Complete). ReferenceGrants are never assumed: a missing grant is
+// a real error wherever it is missing.
+//
+// The zero value assumes nothing (the closed world of a conformance run or a
+// test). The CLI builds one over the whole input (load.OpenWorld), so that
+// every Translate call of a run, on any slice of the world, decides alike.
+type OpenWorld struct {
+	// AllKinds assumes objects of every kind (but ReferenceGrant).
+	AllKinds bool
+	// Kinds lists the kinds assumed when AllKinds is false, by KindName.
+	Kinds map[string]bool
+	// Complete holds the kinds and namespaces in which the input is taken
+	// as complete: nothing missing there is assumed. nil means none.
+	Complete map[KindNamespace]bool
+}
+
+// KindNamespace is a kind (by KindName) in a namespace ("" for a
+// cluster-scoped kind).
+type KindNamespace struct {
+	Kind, Namespace string
+}
+
+// KindName is how OpenWorld names a kind: the kind alone for the core and
+// Gateway API groups (Secret, Service, Gateway), group/Kind for every other
+// group (gateway.envoyproxy.io/Backend).
+func KindName(group, kind string) string {
+	if group == "" || group == gwv1.GroupName {
+		return kind
+	}
+	return group + "/" + kind
+}
+
+// Assumes reports whether a missing object of group/kind in namespace ns is
+// assumed to exist.
+func (o OpenWorld) Assumes(group, kind, ns string) bool {
+	name := KindName(group, kind)
+	if kind == "ReferenceGrant" || !(o.AllKinds || o.Kinds[name]) {
+		return false
+	}
+	return !o.Complete[KindNamespace{Kind: name, Namespace: ns}]
+}
+
+// why says why a missing object of kind name in ns is assumed.
+func (o OpenWorld) why(name, ns string) string {
+	if o.Complete == nil {
+		return "--assume covers " + name
+	}
+	if ns == "" {
+		return fmt.Sprintf("the input holds no %s", name)
+	}
+	return fmt.Sprintf("the input holds no %s in namespace %s", name, ns)
+}
+
+// assumptions records what one Translate call assumed, to report each
+// assumed object once with every reference that needed it. It is the one
+// part of the world written during translation: resolution of a reference
+// adds to it, and Translate reads it at the end.
+type assumptions struct {
+	objects map[diag.ObjectRef]*assumed
+	// services are the Services assumed for backendRefs, with the ports
+	// the references named, so that clusters built for them can be found
+	// again (clusterPort).
+	services map[types.NamespacedName]*corev1.Service
+	// extensions lists, per extension kind and use ("backend", "filter"),
+	// the references that resolved to one (see extension.go).
+	extensions map[string][]string
+}
+
+type assumed struct {
+	what     string // what gwsim takes the object to be
+	why      string
+	neededBy []string
+}
+
+func newAssumptions() *assumptions {
+	return &assumptions{objects: map[diag.ObjectRef]*assumed{}, services: map[types.NamespacedName]*corev1.Service{}, extensions: map[string][]string{}}
+}
+
+// assume records that group/kind ns/name, missing from the input, is
+// assumed to be what says, for the reference at field of by. It returns
+// false, recording nothing, when the open world does not assume it.
+func (w *world) assume(group, kind, ns, name, what string, by diag.ObjectRef, field string) bool {
+	if !w.opts.OpenWorld.Assumes(group, kind, ns) {
+		return false
+	}
+	kn := KindName(group, kind)
+	ref := diag.ObjectRef{Kind: kn, Namespace: ns, Name: name}
+	a := w.assumed.objects[ref]
+	if a == nil {
+		a = &assumed{what: what, why: w.opts.OpenWorld.why(kn, ns)}
+		w.assumed.objects[ref] = a
+	}
+	user := by.String()
+	if field != "" {
+		user += " (" + field + ")"
+	}
+	if !slices.Contains(a.neededBy, user) {
+		a.neededBy = append(a.neededBy, user)
+	}
+	return true
+}
+
+// assumeService returns the Service assumed for a backendRef to ns/name on
+// port, or false when it is not assumed. The assumed Service has every
+// port a reference names (TCP, or UDP for a UDPRoute), no appProtocol and
+// no endpoints the input could show.
+func (w *world) assumeService(ns, name string, port int32, kind gwv1.Kind, by diag.ObjectRef, field string) (*corev1.Service, bool) {
+	if !w.assume("", "Service", ns, name, "a Service with the ports its references name", by, field) {
+		return nil, false
+	}
+	key := keyOf(ns, name)
+	svc := w.assumed.services[key]
+	if svc == nil {
+		svc = &corev1.Service{}
+		svc.Namespace, svc.Name = ns, name
+		w.assumed.services[key] = svc
+	}
+	if servicePortIndex(svc.Spec.Ports, port, kind) < 0 {
+		proto := corev1.ProtocolTCP
+		if kind == "UDPRoute" {
+			proto = corev1.ProtocolUDP
+		}
+		svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{Port: port, Protocol: proto})
+	}
+	return svc, true
+}
+
+// service returns the Service ns/name of the input, or the one assumed for
+// it.
+func (w *world) service(key types.NamespacedName) (*corev1.Service, bool) {
+	if svc, ok := w.services[key]; ok {
+		return svc, true
+	}
+	svc, ok := w.assumed.services[key]
+	return svc, ok
+}
+
+// findings is one Info finding per assumed object, naming what gwsim took
+// it to be, why, and every reference that needed it.
+func (a *assumptions) findings() []diag.Finding {
+	refs := make([]diag.ObjectRef, 0, len(a.objects))
+	for ref := range a.objects {
+		refs = append(refs, ref)
+	}
+	slices.SortFunc(refs, func(x, y diag.ObjectRef) int { return x.Compare(y) })
+	out := make([]diag.Finding, 0, len(refs))
+	for _, ref := range refs {
+		as := a.objects[ref]
+		slices.SortFunc(as.neededBy, cmp.Compare[string])
+		out = append(out, diag.Finding{
+			Severity: diag.Info, Object: ref, Reason: diag.ReasonAssumedMissing,
+			Message: fmt.Sprintf("not in the input and assumed to exist (%s): %s; needed by %s",
+				as.why, as.what, strings.Join(as.neededBy, ", ")),
+		})
+	}
+	return out
+}
