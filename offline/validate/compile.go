@@ -1,0 +1,63 @@
+package validate
+
+import (
+	"fmt"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+)
+
+// compiled is everything the API server builds from one version of a CRD
+// to serve it: the structural schema (with its defaults pruned, as the
+// server does), the OpenAPI schema validator and the CEL validator.
+type compiled struct {
+	structural      *structuralschema.Structural
+	schemaValidator apiservervalidation.SchemaValidator
+	// cel is nil when the version has no x-kubernetes-validations.
+	cel *cel.Validator
+	// namespaced is the CRD's scope.
+	namespaced bool
+}
+
+// compileVersion builds version's validators from crd, as the API server's
+// CRD handler does when it starts serving the CRD. ok is false when crd
+// does not serve version.
+func compileVersion(crd *apiextensionsv1.CustomResourceDefinition, version string) (*compiled, bool, error) {
+	var v *apiextensionsv1.CustomResourceDefinitionVersion
+	for i := range crd.Spec.Versions {
+		if crd.Spec.Versions[i].Name == version && crd.Spec.Versions[i].Served {
+			v = &crd.Spec.Versions[i]
+		}
+	}
+	if v == nil {
+		return nil, false, nil
+	}
+	if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+		return nil, false, fmt.Errorf("bug: CRD %s version %s has no schema", crd.Name, version)
+	}
+	var internal apiextensions.CustomResourceValidation
+	if err := apiextensionsv1.Convert_v1_CustomResourceValidation_To_apiextensions_CustomResourceValidation(v.Schema, &internal, nil); err != nil {
+		return nil, false, fmt.Errorf("bug: converting CRD %s version %s: %w", crd.Name, version, err)
+	}
+	s, err := structuralschema.NewStructural(internal.OpenAPIV3Schema)
+	if err != nil {
+		return nil, false, fmt.Errorf("bug: CRD %s version %s is not structural: %w", crd.Name, version, err)
+	}
+	if err := structuraldefaulting.PruneDefaults(s); err != nil {
+		return nil, false, fmt.Errorf("bug: pruning the defaults of CRD %s version %s: %w", crd.Name, version, err)
+	}
+	sv, _, err := apiservervalidation.NewSchemaValidator(internal.OpenAPIV3Schema)
+	if err != nil {
+		return nil, false, fmt.Errorf("bug: schema validator of CRD %s version %s: %w", crd.Name, version, err)
+	}
+	c := &compiled{structural: s, schemaValidator: sv, namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped}
+	// The API server compiles every rule when it starts serving the CRD and
+	// keeps the programs; NewValidator returns nil when there are none.
+	c.cel = cel.NewValidator(s, true, celconfig.PerCallLimit)
+	return c, true, nil
+}

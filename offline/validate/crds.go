@@ -1,0 +1,87 @@
+package validate
+
+import (
+	"embed"
+	"fmt"
+	"path"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+)
+
+// crdFiles holds crds/<channel>/<group>_<plural>.yaml as gen_crds.go copies
+// them from the gateway-api module.
+//
+//go:embed crds
+var crdFiles embed.FS
+
+// Channel is a gateway-api release channel: the CRD set a cluster has
+// installed.
+type Channel string
+
+// The channels gateway-api publishes.
+const (
+	Standard     Channel = "standard"
+	Experimental Channel = "experimental"
+)
+
+// ParseChannel checks a channel name given by a user.
+func ParseChannel(s string) (Channel, error) {
+	switch c := Channel(s); c {
+	case Standard, Experimental:
+		return c, nil
+	}
+	return "", fmt.Errorf("unknown channel %q: want %q or %q", s, Standard, Experimental)
+}
+
+// plurals maps each kind gateway-api ships a CRD for to its resource
+// name, which names the CRD's file. TestPluralsCoverEmbeddedCRDs checks it
+// against the files.
+var plurals = map[schema.GroupKind]string{
+	{Group: "gateway.networking.k8s.io", Kind: "BackendTLSPolicy"}:        "backendtlspolicies",
+	{Group: "gateway.networking.k8s.io", Kind: "GatewayClass"}:            "gatewayclasses",
+	{Group: "gateway.networking.k8s.io", Kind: "Gateway"}:                 "gateways",
+	{Group: "gateway.networking.k8s.io", Kind: "GRPCRoute"}:               "grpcroutes",
+	{Group: "gateway.networking.k8s.io", Kind: "HTTPRoute"}:               "httproutes",
+	{Group: "gateway.networking.k8s.io", Kind: "ListenerSet"}:             "listenersets",
+	{Group: "gateway.networking.k8s.io", Kind: "ReferenceGrant"}:          "referencegrants",
+	{Group: "gateway.networking.k8s.io", Kind: "TCPRoute"}:                "tcproutes",
+	{Group: "gateway.networking.k8s.io", Kind: "TLSRoute"}:                "tlsroutes",
+	{Group: "gateway.networking.k8s.io", Kind: "UDPRoute"}:                "udproutes",
+	{Group: "gateway.networking.x-k8s.io", Kind: "XBackend"}:              "xbackends",
+	{Group: "gateway.networking.x-k8s.io", Kind: "XBackendTrafficPolicy"}: "xbackendtrafficpolicies",
+	{Group: "gateway.networking.x-k8s.io", Kind: "XMesh"}:                 "xmeshes",
+}
+
+// Handles reports whether gk is a kind gateway-api defines a CRD for (in
+// any channel), that is, whether Admit has a schema to check it against.
+func Handles(gk schema.GroupKind) bool {
+	_, ok := plurals[gk]
+	return ok
+}
+
+// crdFile is the embedded file of gk's CRD in channel.
+func crdFile(channel Channel, gk schema.GroupKind) string {
+	return path.Join("crds", string(channel), gk.Group+"_"+plurals[gk]+".yaml")
+}
+
+// isCRDFile says which files of the module's config/crd/<channel> are
+// CRDs; gen_crds.go copies exactly those.
+func isCRDFile(name string) bool {
+	return strings.HasSuffix(name, ".yaml") && strings.HasPrefix(name, "gateway.networking.") && !strings.Contains(name, "_vap_")
+}
+
+// readCRD parses gk's CRD of channel; ok is false when the channel has none.
+func readCRD(channel Channel, gk schema.GroupKind) (*apiextensionsv1.CustomResourceDefinition, bool, error) {
+	data, err := crdFiles.ReadFile(crdFile(channel, gk))
+	if err != nil {
+		return nil, false, nil
+	}
+	var crd apiextensionsv1.CustomResourceDefinition
+	if err := yaml.Unmarshal(data, &crd); err != nil {
+		return nil, false, fmt.Errorf("bug: embedded CRD %s: %w", crdFile(channel, gk), err)
+	}
+	return &crd, true, nil
+}

@@ -1,0 +1,84 @@
+//go:build ignore
+
+// gen_crds copies the Gateway API CRDs of the sigs.k8s.io/gateway-api
+// version that go.mod requires from the module cache into crds/, where
+// crds.go embeds them. Run it with `go generate ./offline/validate` (or
+// `make crds`) after changing that version; TestEmbeddedCRDsMatchModule
+// fails until it has been run.
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "gen_crds:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	out, err := exec.Command("go", "mod", "download", "-json", "sigs.k8s.io/gateway-api").Output()
+	if err != nil {
+		return fmt.Errorf("go mod download: %w", err)
+	}
+	dir, err := moduleDir(out)
+	if err != nil {
+		return err
+	}
+	for _, channel := range []string{"standard", "experimental"} {
+		if err := copyChannel(filepath.Join(dir, "config", "crd", channel), filepath.Join("crds", channel)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moduleDir reads the "Dir" field of `go mod download -json` without a JSON
+// dependency on anything but the standard library.
+func moduleDir(js []byte) (string, error) {
+	for _, line := range strings.Split(string(js), "\n") {
+		line = strings.TrimSpace(line)
+		if v, ok := strings.CutPrefix(line, `"Dir": "`); ok {
+			return strings.TrimSuffix(v, `",`), nil
+		}
+	}
+	return "", fmt.Errorf("no Dir in go mod download output")
+}
+
+func copyChannel(from, to string) error {
+	if err := os.RemoveAll(to); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !isCRDFile(e.Name()) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isCRDFile must match crds.go's isCRDFile: the CRD files, not the
+// kustomization or the ValidatingAdmissionPolicy shipped next to them.
+func isCRDFile(name string) bool {
+	return strings.HasSuffix(name, ".yaml") && strings.HasPrefix(name, "gateway.networking.") && !strings.Contains(name, "_vap_")
+}

@@ -1,0 +1,192 @@
+package validate
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	metavalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+)
+
+// Validator admits objects against one channel's CRDs. Build it with New;
+// it compiles each kind and version the first time an object of it comes.
+type Validator struct {
+	channel Channel
+	mu      sync.Mutex
+	entries map[schema.GroupVersionKind]*entry
+}
+
+// entry is one kind and version, compiled once.
+type entry struct {
+	once sync.Once
+	c    *compiled // nil when the channel does not serve the version
+	err  error
+}
+
+// New returns a Validator for channel.
+func New(channel Channel) *Validator {
+	return &Validator{channel: channel, entries: map[schema.GroupVersionKind]*entry{}}
+}
+
+// Channel is the channel v checks against.
+func (v *Validator) Channel() Channel { return v.channel }
+
+// NotServedError says that the channel's CRDs do not serve an object's
+// kind at its apiVersion: the API server would answer "no matches for
+// kind".
+type NotServedError struct {
+	GVK     schema.GroupVersionKind
+	Channel Channel
+}
+
+func (e *NotServedError) Error() string {
+	return fmt.Sprintf("the %s channel CRDs do not serve kind %s in version %s", e.Channel, e.GVK.Kind, e.GVK.GroupVersion())
+}
+
+// Result is what admitting one object gives.
+type Result struct {
+	// Errors are the API server's reasons to reject the object, in the
+	// library's order; empty when it would store it.
+	Errors field.ErrorList
+	// Pruned are the paths of fields the schema does not have, which the
+	// API server drops (sorted).
+	Pruned []string
+}
+
+// Admit prunes, defaults and validates obj (decoded JSON, numbers as int64
+// or float64) in place, as the API server does on create. namespace is the
+// namespace the object is created in (ignored for cluster-scoped kinds).
+// The error is for kinds or versions the channel does not serve
+// (*NotServedError), or a bug in the embedded CRDs.
+func (v *Validator) Admit(gvk schema.GroupVersionKind, obj map[string]any) (Result, error) {
+	c, err := v.compiled(gvk)
+	if err != nil {
+		return Result{}, err
+	}
+	return c.admit(obj), nil
+}
+
+// Default applies gvk's structural defaults to obj in place, without
+// pruning or validation, for --validate=false: the objects still look as
+// a cluster would store them. Kinds and versions the channel does not serve
+// are left alone.
+func (v *Validator) Default(gvk schema.GroupVersionKind, obj map[string]any) {
+	if c, err := v.compiled(gvk); err == nil {
+		structuraldefaulting.Default(obj, c.structural)
+	}
+}
+
+// Prunes reports, for each path, whether the channel's schema of gvk would
+// prune it from obj (which is not changed). The loader asks the
+// experimental channel about what the standard one pruned, to tell an
+// experimental field from a misspelt one.
+func (v *Validator) Prunes(gvk schema.GroupVersionKind, obj map[string]any) ([]string, error) {
+	c, err := v.compiled(gvk)
+	if err != nil {
+		return nil, err
+	}
+	cp := runtime.DeepCopyJSON(obj)
+	delete(cp, "status")
+	return structuralpruning.PruneWithOptions(cp, c.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true}), nil
+}
+
+func (v *Validator) compiled(gvk schema.GroupVersionKind) (*compiled, error) {
+	if !Handles(gvk.GroupKind()) {
+		return nil, &NotServedError{GVK: gvk, Channel: v.channel}
+	}
+	v.mu.Lock()
+	e, ok := v.entries[gvk]
+	if !ok {
+		e = &entry{}
+		v.entries[gvk] = e
+	}
+	v.mu.Unlock()
+	e.once.Do(func() {
+		crd, ok, err := readCRD(v.channel, gvk.GroupKind())
+		if err != nil || !ok {
+			e.err = err
+			return
+		}
+		e.c, _, e.err = compileVersion(crd, gvk.Version)
+	})
+	if e.err != nil {
+		return nil, e.err
+	}
+	if e.c == nil {
+		return nil, &NotServedError{GVK: gvk, Channel: v.channel}
+	}
+	return e.c, nil
+}
+
+// admit runs the API server's create path on obj: prune, default,
+// validate. Status is set aside while this runs, since create drops it
+// (every Gateway API kind has a status subresource), and put back after,
+// so that gwsim's callers see the input's status unchanged.
+func (c *compiled) admit(obj map[string]any) Result {
+	status, hasStatus := obj["status"]
+	delete(obj, "status")
+	defer func() {
+		if hasStatus {
+			obj["status"] = status
+		}
+	}()
+	var res Result
+	res.Pruned = structuralpruning.PruneWithOptions(obj, c.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, c.structural)
+	structuraldefaulting.Default(obj, c.structural)
+	res.Errors = c.validate(obj)
+	return res
+}
+
+// validate is the API server's create validation of a custom resource:
+// metadata, schema, embedded resources, list types, and the CEL rules when
+// nothing before blocks them.
+func (c *compiled) validate(obj map[string]any) field.ErrorList {
+	var errs field.ErrorList
+	errs = append(errs, c.validateMeta(obj)...)
+	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj, c.schemaValidator)...)
+	errs = append(errs, schemaobjectmeta.Validate(context.TODO(), nil, obj, c.structural, false)...)
+	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, c.structural, obj)...)
+	if c.cel == nil {
+		return errs
+	}
+	if blocked := blocksCEL(errs); blocked != nil {
+		return append(errs, blocked)
+	}
+	celErrs, _ := c.cel.Validate(context.TODO(), nil, c.structural, obj, nil, celconfig.RuntimeCELCostBudget)
+	return append(errs, celErrs...)
+}
+
+// validateMeta checks metadata as the API server does for every custom
+// resource: DNS-subdomain names, label and annotation syntax.
+func (c *compiled) validateMeta(obj map[string]any) field.ErrorList {
+	meta, _, err := schemaobjectmeta.GetObjectMeta(obj, false)
+	if err != nil {
+		return field.ErrorList{field.Invalid(field.NewPath("metadata"), nil, err.Error())}
+	}
+	return metavalidation.ValidateObjectMeta(meta, c.namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+}
+
+// blocksCEL returns the API server's note when an error type that stops
+// CEL evaluation is among errs (a missing required field, a wrong type, an
+// unsupported enum value, something too long or too many): the rules may
+// assume what the schema guarantees, so they are not run.
+func blocksCEL(errs field.ErrorList) *field.Error {
+	for _, e := range errs {
+		switch e.Type {
+		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
+			return field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation")
+		}
+	}
+	return nil
+}
