@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gwsim/gwsim/offline/load"
+	"github.com/gwsim/gwsim/offline/validate"
 )
 
 // defaultControllerName is the controller of the GatewayClasses gwsim
@@ -33,9 +34,11 @@ type pipelineFlags struct {
 	// Findings are the flags that suppress findings and set the exit
 	// threshold, merged with the config file.
 	Findings findingFlags
-	// Channel holds the config file's channel (standard, experimental)
-	// for --channel (issue 12); nothing reads it before that flag exists.
+	// Channel is the Gateway API CRD set assumed installed (--channel, or
+	// the config file's channel; empty means standard).
 	Channel string
+	// Validate admits objects as the API server would (--validate).
+	Validate bool
 	// Assume is --assume, or the config file's assume: "" (the
 	// per-namespace rule), all, none, or a list of kinds (see
 	// load.OpenWorld).
@@ -72,6 +75,10 @@ func (p *pipelineFlags) register(c *cobra.Command, formats ...format) {
 	fs.StringVar(&p.Assume, "assume", "", "which missing objects to assume: all, none, or a list of kinds (Secret,Service,...); default: a kind in a namespace where the input holds none of it")
 	fs.StringArrayVar(&p.Gateways, "gateways", nil, "file or directory (read recursively) holding the platform's Gateways, used for route attachment only (repeatable)")
 	fs.StringArrayVar(&p.Exclude, "exclude", nil, "skip files whose path below a -f directory, or whose name, matches this glob (repeatable)")
+	fs.StringVar(&p.Channel, "channel", string(validate.Standard),
+		"Gateway API CRD channel assumed installed: standard|experimental (fields of the other channel are pruned, kinds it lacks are errors)")
+	fs.BoolVar(&p.Validate, "validate", true,
+		"validate objects against the CRD schemas and CEL rules as the API server would; false still applies the CRD defaults")
 	fs.StringVarP(&p.Output, "output", "o", string(formats[0]), "output format: "+names)
 	fs.BoolVarP(&p.Verbose, "verbose", "v", false, "print passes, object counts and info findings on stderr")
 	registerFormatCompletion(c, formats)
@@ -87,6 +94,9 @@ func (p *pipelineFlags) complete(c *cobra.Command) (format, error) {
 	}
 	if len(p.Files) == 0 {
 		return "", usageErrorf("no input: pass manifests with -f FILE, -f DIR or -f - (stdin)")
+	}
+	if _, err := validate.ParseChannel(p.Channel); err != nil {
+		return "", usageErrorf("--channel: %v", err)
 	}
 	p.ControllerNameSet = c.Flags().Changed("controller-name")
 	if slices.Contains(p.controllerNameFlag, "") {

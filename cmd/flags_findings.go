@@ -78,9 +78,9 @@ func (f *findingFlags) complete(c *cobra.Command, p *pipelineFlags) error {
 		p.ControllerName = cfg.ControllerNames[0]
 		p.ControllerNames = cfg.ControllerNames
 	}
-	// channel and assume are kept for --channel and --assume to read; a
-	// flag of the same name wins, once it exists.
-	if fl := c.Flags().Lookup("channel"); fl == nil || !fl.Changed {
+	// A flag of the same name wins over the config file; assume is kept
+	// for --assume to read once it exists.
+	if fl := c.Flags().Lookup("channel"); (fl == nil || !fl.Changed) && cfg.Channel != "" {
 		p.Channel = cfg.Channel
 	}
 	if fl := c.Flags().Lookup("assume"); fl == nil || !fl.Changed {

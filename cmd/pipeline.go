@@ -10,6 +10,7 @@ import (
 
 	"github.com/gwsim/gwsim/offline"
 	"github.com/gwsim/gwsim/offline/load"
+	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -55,6 +56,9 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		Stdin:     streams.In,
 		Namespace: p.Namespace,
 		Exclude:   p.Exclude,
+		// complete checked the name.
+		Channel:      validate.Channel(p.Channel),
+		NoValidation: !p.Validate,
 	})
 	platform := loadPlatformGateways(p, loaded)
 	markStage(ctx, "load")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gwsim/gwsim/offline"
 	"github.com/gwsim/gwsim/offline/load"
+	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -41,7 +42,9 @@ func Run(ctx context.Context, s Setup) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	loaded := load.Load(load.Options{Paths: []string{"-"}, Stdin: bytes.NewReader(data)})
+	// The suite installs the experimental channel's CRDs: its tests of
+	// extended features use experimental fields.
+	loaded := load.Load(load.Options{Paths: []string{"-"}, Stdin: bytes.NewReader(data), Channel: validate.Experimental})
 	if len(loaded.Errors) > 0 {
 		var errs []error
 		for _, f := range loaded.Errors {

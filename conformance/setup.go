@@ -1,10 +1,11 @@
 package conformance
 
 import (
+	"github.com/gwsim/gwsim/internal/corpus"
+
 	"bytes"
 	"fmt"
 	"io/fs"
-	"strings"
 
 	upstream "sigs.k8s.io/gateway-api/conformance"
 )
@@ -87,10 +88,7 @@ func (s Setup) YAML() ([]byte, error) {
 		buf.Write(data)
 		buf.WriteString("\n")
 	}
-	text := strings.NewReplacer(
-		"{GATEWAY_CLASS_NAME}", s.GatewayClassName,
-		"{GATEWAY_CONTROLLER_NAME}", s.ControllerName,
-	).Replace(buf.String())
+	text := string(corpus.Applied(buf.Bytes(), s.GatewayClassName, s.ControllerName))
 	text += fmt.Sprintf(gatewayClassYAML, s.GatewayClassName, s.ControllerName)
 	return []byte(text), nil
 }

@@ -6,9 +6,12 @@
 package corpus
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -47,4 +50,37 @@ func ConformanceManifests() []string {
 		files = append(files, m...)
 	}
 	return files
+}
+
+// placeholderAddress matches the address entries of the conformance
+// manifests that the suite's Applier replaces with the implementation's
+// address pools before it applies a Gateway.
+var placeholderAddress = regexp.MustCompile(`(?m)^\s*- value: "PLACEHOLDER_(UN)?USABLE_ADDRS"\n`)
+
+// Applied returns a conformance manifest as the suite's Applier sends it
+// to the API server: with className and controllerName in place of the
+// {GATEWAY_CLASS_NAME} and {GATEWAY_CONTROLLER_NAME} placeholders, and the
+// placeholder address entries replaced by the address pools, which are
+// empty by default (so they are removed).
+func Applied(manifest []byte, className, controllerName string) []byte {
+	text := strings.NewReplacer(
+		"{GATEWAY_CLASS_NAME}", className,
+		"{GATEWAY_CONTROLLER_NAME}", controllerName,
+	).Replace(string(manifest))
+	return []byte(placeholderAddress.ReplaceAllString(text, ""))
+}
+
+// GatewayAPIDir returns the directory of the gateway-api module at the
+// version go.mod requires (its CRDs and examples), downloading it into the
+// module cache if it is not there yet.
+func GatewayAPIDir() (string, error) {
+	out, err := exec.Command("go", "mod", "download", "-json", "sigs.k8s.io/gateway-api").Output()
+	if err != nil {
+		return "", fmt.Errorf("go mod download sigs.k8s.io/gateway-api: %w", err)
+	}
+	var mod struct{ Dir string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
+		return "", fmt.Errorf("go mod download sigs.k8s.io/gateway-api: no Dir in %s (%v)", out, err)
+	}
+	return mod.Dir, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gwsim/gwsim/offline/load/yamljson"
 	"github.com/gwsim/gwsim/offline/scheme"
+	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -21,14 +22,17 @@ import (
 type decoder struct {
 	scheme    *runtime.Scheme
 	namespace string
+	// admission admits Gateway API objects as the API server would, before
+	// they are decoded into their Go types.
+	admission *admission
 }
 
-func newDecoder(namespace string) *decoder {
+func newDecoder(namespace string, adm *admission) *decoder {
 	s := scheme.New()
 	if namespace == "" {
 		namespace = "default"
 	}
-	return &decoder{scheme: s, namespace: namespace}
+	return &decoder{scheme: s, namespace: namespace, admission: adm}
 }
 
 // decoded is what one document yields.
@@ -57,7 +61,7 @@ func (d *decoder) document(doc document) decoded {
 	var out decoded
 	src := diag.Source{File: doc.file, Line: doc.line}
 	if js, ok := toJSON(doc, src, &out); ok {
-		d.value(js, src, &out, 0)
+		d.value(js, src, &out, origin{doc: doc}, 0)
 	}
 	return out
 }
@@ -102,7 +106,7 @@ const maxListDepth = 4
 
 // value decodes one JSON value: an object, or a List whose items are each
 // decoded in turn (with the List's source).
-func (d *decoder) value(js []byte, src diag.Source, out *decoded, depth int) {
+func (d *decoder) value(js []byte, src diag.Source, out *decoded, at origin, depth int) {
 	h, err := readHeader(js)
 	if err != nil {
 		out.errors = append(out.errors, parseError(src, diag.ObjectRef{}, err.Error()))
@@ -120,13 +124,13 @@ func (d *decoder) value(js []byte, src diag.Source, out *decoded, depth int) {
 	case gvErr != nil:
 		out.errors = append(out.errors, parseError(src, ref, gvErr.Error()))
 	case h.Kind == "List" || h.hasItems && strings.HasSuffix(h.Kind, "List"):
-		d.list(gvk, h.items, src, out, depth)
+		d.list(gvk, h.items, src, out, at, depth)
 	default:
-		d.object(js, gvk, h, ref, src, out)
+		d.object(js, gvk, h, ref, src, out, at)
 	}
 }
 
-func (d *decoder) list(gvk schema.GroupVersionKind, items [][]byte, src diag.Source, out *decoded, depth int) {
+func (d *decoder) list(gvk schema.GroupVersionKind, items [][]byte, src diag.Source, out *decoded, at origin, depth int) {
 	if depth >= maxListDepth {
 		out.errors = append(out.errors, parseError(src, diag.ObjectRef{}, fmt.Sprintf("Lists nested more than %d deep", maxListDepth)))
 		return
@@ -137,14 +141,17 @@ func (d *decoder) list(gvk schema.GroupVersionKind, items [][]byte, src diag.Sou
 	if gvk.Kind != "List" {
 		itemGVK = gvk.GroupVersion().WithKind(strings.TrimSuffix(gvk.Kind, "List"))
 	}
-	for _, item := range items {
-		d.value(withTypeMeta(item, itemGVK), src, out, depth+1)
+	for i, item := range items {
+		itemAt := origin{doc: at.doc, prefix: fmt.Sprintf("%sitems[%d].", at.prefix, i)}
+		d.value(withTypeMeta(item, itemGVK), src, out, itemAt, depth+1)
 	}
 }
 
 // object decodes a single object of a kind the scheme knows, converts it to
-// v1 and defaults its namespace.
-func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref diag.ObjectRef, src diag.Source, out *decoded) {
+// v1 and defaults its namespace. A Gateway API object goes through
+// admission first and is decoded as the API server would store it, or
+// left out when the API server would reject it.
+func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref diag.ObjectRef, src diag.Source, out *decoded, at origin) {
 	obj := d.newObject(gvk)
 	if obj == nil && ownKind(gvk) {
 		return
@@ -161,13 +168,20 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 		out.errors = append(out.errors, missingField(src, ref, "metadata.name"))
 		return
 	}
+	if d.admission != nil && validate.Handles(gvk.GroupKind()) && !h.badMetadata {
+		admitted, ok := d.admission.admit(js, gvk, ref, src, at, out)
+		if !ok {
+			return
+		}
+		js = admitted
+	}
 	// This is what apimachinery's strict JSON serializer does for an object
 	// whose kind is known and registered, without its second scan for
 	// apiVersion and kind: value has already read them and checked that
 	// both are present and parse, and obj is new from the scheme for gvk.
 	strictErrs, err := kjson.UnmarshalStrict(js, obj)
 	if err != nil {
-		out.errors = append(out.errors, parseError(src, ref, err.Error()))
+		out.errors = append(out.errors, decodeError(js, err, src, ref, at))
 		return
 	}
 	// The serializer would wrap strictErrs in a StrictDecodingError, whose

@@ -11,6 +11,13 @@
 //     strictly with the scheme of offline/scheme, on GOMAXPROCS workers.
 //     Unknown fields are warnings; YAML or JSON that does not parse, wrong
 //     field types and missing apiVersion, kind or metadata.name are errors.
+//   - Before that decoding, a Gateway API object is admitted as
+//     kube-apiserver would admit it (admit.go, offline/validate): pruned,
+//     defaulted, and validated against the CRDs of Options.Channel. An
+//     object the API server would reject is an error finding at the line of
+//     each offending field and is left out; what is decoded is the pruned
+//     and defaulted object. With Options.NoValidation only the defaults are
+//     applied.
 //   - `kind: List` (and typed lists such as HTTPRouteList) are unpacked;
 //     each item's source is the List's line.
 //   - Kinds gwsim does not read are skipped and summed up in one finding;
@@ -30,6 +37,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -51,6 +59,13 @@ type Options struct {
 	// directory: matched against an entry's name and its slash-separated
 	// path relative to the directory given.
 	Exclude []string
+	// Channel is the Gateway API CRD set assumed installed (the CLI's
+	// --channel); empty means validate.Standard.
+	Channel validate.Channel
+	// NoValidation turns off admission (--validate=false): nothing is
+	// pruned or rejected, but the CRD defaults are still applied, so that
+	// the objects look the same to the rest of gwsim either way.
+	NoValidation bool
 }
 
 // Result is everything Load found.
@@ -82,7 +97,7 @@ type Result struct {
 // early: each problem becomes a finding and the rest is still loaded.
 func Load(opts Options) Result {
 	files, errs := expand(opts.Paths, opts.Recursive, opts.Exclude)
-	docs, readErrs := decodeAll(files, opts.Stdin, newDecoder(opts.Namespace))
+	docs, readErrs := decodeAll(files, opts.Stdin, newDecoder(opts.Namespace, newAdmission(opts.Channel, opts.NoValidation)))
 	errs = append(errs, readErrs...)
 	var all []loaded
 	var findings []diag.Finding

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/translate"
 )
 
@@ -98,8 +99,11 @@ func TestLoad(t *testing.T) {
 		paths     []string // relative to the directory; nil means the directory itself
 		recursive bool
 		namespace string
-		stdin     string
-		want      summary
+		channel   validate.Channel
+		// noValidation loads as --validate=false does.
+		noValidation bool
+		stdin        string
+		want         summary
 	}{{
 		name: "multi-document file with comments, empty documents and a leading separator",
 		files: map[string]string{"a.yaml": "# Source: chart/templates/gw.yaml\n---\n" + gatewayYAML +
@@ -120,7 +124,7 @@ func TestLoad(t *testing.T) {
 	}, {
 		name: "v1 List items take the List's line",
 		files: map[string]string{"list.yaml": "# header\napiVersion: v1\nkind: List\nitems:\n" +
-			"- apiVersion: gateway.networking.k8s.io/v1\n  kind: HTTPRoute\n  metadata: {name: a}\n" +
+			"- apiVersion: gateway.networking.k8s.io/v1\n  kind: HTTPRoute\n  metadata: {name: a}\n  spec: {}\n" +
 			"- apiVersion: v1\n  kind: Service\n  metadata: {name: svc, namespace: app}\n" +
 			"- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n"},
 		want: summary{
@@ -147,7 +151,7 @@ func TestLoad(t *testing.T) {
 	}, {
 		name: "typed list items without apiVersion and kind",
 		files: map[string]string{"list.yaml": "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRouteList\nitems:\n" +
-			"- metadata: {name: a}\n- metadata: {name: b}\n"},
+			"- {metadata: {name: a}, spec: {}}\n- {metadata: {name: b}, spec: {}}\n"},
 		want: summary{Objects: []string{
 			"HTTPRoute default/a gateway.networking.k8s.io/v1 @ list.yaml:1",
 			"HTTPRoute default/b gateway.networking.k8s.io/v1 @ list.yaml:1",
@@ -155,7 +159,7 @@ func TestLoad(t *testing.T) {
 	}, {
 		name: "JSON files: one object, a List, and a stream of objects",
 		files: map[string]string{
-			"a.json": "{\n\t\"apiVersion\": \"gateway.networking.k8s.io/v1\",\n\t\"kind\": \"GatewayClass\",\n\t\"metadata\": {\"name\": \"eg\"},\n\t\"spec\": {\"controllerName\": \"x\"}\n}\n",
+			"a.json": "{\n\t\"apiVersion\": \"gateway.networking.k8s.io/v1\",\n\t\"kind\": \"GatewayClass\",\n\t\"metadata\": {\"name\": \"eg\"},\n\t\"spec\": {\"controllerName\": \"example.com/x\"}\n}\n",
 			"b.json": `{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "infra"}}]}`,
 			"c.json": "{\"apiVersion\": \"v1\", \"kind\": \"Secret\", \"metadata\": {\"name\": \"s1\"}}\n\n  {\"apiVersion\": \"v1\", \"kind\": \"Secret\", \"metadata\": {\"name\": \"s2\"}}\n",
 		},
@@ -220,7 +224,7 @@ func TestLoad(t *testing.T) {
 		files: map[string]string{"a.yaml": routeYAML + "  rules:\n  - matchs:\n    - path: {value: /}\n"},
 		want: summary{
 			Objects:  []string{"HTTPRoute default/r gateway.networking.k8s.io/v1 @ a.yaml:1"},
-			Findings: []string{"a.yaml:1: warning: HTTPRoute default/r: spec.rules[0].matchs: unknown field; ignored, as the API server would drop it"},
+			Findings: []string{"a.yaml:10: warning: HTTPRoute default/r: spec.rules[0].matchs: unknown field; ignored, as the API server would drop it"},
 		},
 	}, {
 		name:  "repeated key is a warning",
@@ -244,7 +248,7 @@ func TestLoad(t *testing.T) {
 			Errors: []string{
 				"a.yaml:20: error: yaml: line 20: did not find expected ',' or ']'",
 				"b.yaml:1: error: yaml: mapping values are not allowed in this context",
-				"a.yaml:10: error: Service default/svc: json: cannot unmarshal string into Go struct field ServicePort.spec.ports.port of type int32",
+				"a.yaml:15: error: Service default/svc: spec.ports[0].port: expected integer, got string",
 			},
 		},
 	}, {
@@ -261,7 +265,7 @@ func TestLoad(t *testing.T) {
 	}, {
 		name: "namespace defaulting: namespaced kinds get it, cluster-scoped kinds never",
 		files: map[string]string{"a.yaml": routeYAML + "---\n" + classYAML + "---\n" +
-			"apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata: {name: other, namespace: oops}\nspec: {controllerName: x}\n---\n" +
+			"apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata: {name: other, namespace: oops}\nspec: {controllerName: example.com/x}\n---\n" +
 			"apiVersion: v1\nkind: Namespace\nmetadata: {name: app}\n"},
 		namespace: "team",
 		want: summary{
@@ -274,7 +278,8 @@ func TestLoad(t *testing.T) {
 			Findings: []string{`a.yaml:17: warning: GatewayClass other: metadata.namespace: GatewayClass is cluster-scoped; namespace "oops" ignored`},
 		},
 	}, {
-		name: "older Gateway API versions become v1",
+		name:         "older Gateway API versions become v1",
+		noValidation: true,
 		files: map[string]string{"a.yaml": strings.ReplaceAll(gatewayYAML, "/v1\n", "/v1beta1\n") + "---\n" +
 			"apiVersion: gateway.networking.k8s.io/v1alpha2\nkind: TCPRoute\nmetadata: {name: t}\nspec:\n  parentRefs: [{name: gw}]\n  rules:\n  - backendRefs: [{name: svc, port: 9000}]\n---\n" +
 			"apiVersion: gateway.networking.k8s.io/v1alpha2\nkind: GRPCRoute\nmetadata: {name: g}\n---\n" +
@@ -289,11 +294,35 @@ func TestLoad(t *testing.T) {
 			"TLSRoute default/tls gateway.networking.k8s.io/v1 @ a.yaml:25",
 			"XBackendTrafficPolicy default/x gateway.networking.x-k8s.io/v1alpha1 @ a.yaml:34",
 		}},
+	}, {
+		name:  "a value of the wrong type is an input error in Kubernetes terms, at its field's line",
+		files: map[string]string{"a.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  ports:\n  - port: 80\n  - port: eighty\n"},
+		want:  summary{Errors: []string{"a.yaml:7: error: Service default/s: spec.ports[1].port: expected integer, got string"}},
+	}, {
+		name:         "with validation off, Gateway API kinds too",
+		noValidation: true,
+		files:        map[string]string{"a.yaml": "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: g}\nspec:\n  gatewayClassName: {a: b}\n"},
+		want:         summary{Errors: []string{"a.yaml:5: error: Gateway default/g: spec.gatewayClassName: expected string, got object"}},
+	}, {
+		name:  "with validation on, the schema reports it",
+		files: map[string]string{"a.yaml": "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: g}\nspec:\n  gatewayClassName: {a: b}\n  listeners: [{name: h, port: 80, protocol: HTTP}]\n"},
+		want: summary{Errors: []string{
+			`a.yaml:1: error: Gateway default/g: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation (the API server would reject the object; gwsim leaves it out)`,
+			`a.yaml:5: error: Gateway default/g: spec.gatewayClassName: Invalid value: "object": spec.gatewayClassName in body must be of type string: "object" (the API server would reject the object; gwsim leaves it out)`,
+		}},
+	}, {
+		name:    "a version the channel does not serve is an error, and the object is left out",
+		channel: validate.Experimental,
+		files:   map[string]string{"a.yaml": "apiVersion: gateway.networking.k8s.io/v1alpha2\nkind: GRPCRoute\nmetadata: {name: g}\nspec: {}\n"},
+		want: summary{Findings: []string{
+			"a.yaml:1: error: GRPCRoute default/g: apiVersion: the experimental channel CRDs do not serve kind GRPCRoute in version gateway.networking.k8s.io/v1alpha2; " +
+				"the API server would answer \"no matches for kind\" (see --channel), so gwsim leaves the object out",
+		}},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeFiles(t, tt.files)
-			opts := Options{Paths: []string{dir}, Recursive: tt.recursive, Namespace: tt.namespace}
+			opts := Options{Paths: []string{dir}, Recursive: tt.recursive, Namespace: tt.namespace, Channel: tt.channel, NoValidation: tt.noValidation}
 			if tt.stdin != "" {
 				opts.Stdin = strings.NewReader(tt.stdin)
 			}
@@ -317,7 +346,7 @@ func TestLoad(t *testing.T) {
 func TestLoadTypes(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"a.yaml": strings.ReplaceAll(gatewayYAML, "/v1\n", "/v1beta1\n") +
 		"---\napiVersion: gateway.networking.k8s.io/v1alpha2\nkind: TCPRoute\nmetadata: {name: t}\nspec:\n  rules:\n  - backendRefs: [{name: svc, port: 9000}]\n"})
-	res := Load(Options{Paths: []string{dir}})
+	res := Load(Options{Paths: []string{dir}, Channel: validate.Experimental})
 	if len(res.Objects) != 2 {
 		t.Fatalf("got %d objects, want 2: %v", len(res.Objects), res.Errors)
 	}

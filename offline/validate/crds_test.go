@@ -2,30 +2,26 @@ package validate
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
+
+	"github.com/gwsim/gwsim/internal/corpus"
 )
 
 // TestEmbeddedCRDsMatchModule fails when crds/ is not what gen_crds.go
 // copies from the gateway-api module at the version go.mod requires: run
 // `go generate ./offline/validate` (make crds) after changing it.
 func TestEmbeddedCRDsMatchModule(t *testing.T) {
-	out, err := exec.Command("go", "mod", "download", "-json", "sigs.k8s.io/gateway-api").Output()
+	modDir, err := corpus.GatewayAPIDir()
 	if err != nil {
-		t.Fatalf("go mod download: %v", err)
-	}
-	var mod struct{ Dir string }
-	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
-		t.Fatalf("go mod download: no Dir in %s (%v)", out, err)
+		t.Fatal(err)
 	}
 	for _, channel := range []Channel{Standard, Experimental} {
-		dir := filepath.Join(mod.Dir, "config", "crd", string(channel))
+		dir := filepath.Join(modDir, "config", "crd", string(channel))
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			t.Fatal(err)

@@ -111,6 +111,8 @@ var codes = []Code{
 		Help: "Nothing to fix: gwsim lists the kinds it skipped so that a missing kind is not a surprise."},
 	{ID: "GWS1007", Group: GroupInput, Reason: ReasonUnknownCode, Title: "Unknown code in gwsim.dev/ignore",
 		Help: "Use the codes gwsim prints (docs/findings.md lists them); an unknown code suppresses nothing."},
+	{ID: "GWS1008", Group: GroupInput, Reason: ReasonPrunedField, Title: "Field of the experimental channel",
+		Help: "Install the experimental channel's CRDs and pass --channel experimental, or remove the field: the standard channel's API server drops it."},
 
 	// Validation: values a conformant gateway rejects.
 	{ID: "GWS2001", Group: GroupValidation, Reason: "UnsupportedValue", Title: "Unsupported value",
@@ -131,6 +133,10 @@ var codes = []Code{
 		Help: "Fix the listeners whose own findings follow; the object is not accepted while they are invalid."},
 	{ID: "GWS2009", Group: GroupValidation, Reason: "Invalid", Kinds: listenerKinds, Title: "Gateway or listener invalid",
 		Help: "Fix the configuration the message names."},
+	{ID: "GWS2010", Group: GroupValidation, Reason: ReasonAdmissionRejected, Title: "Rejected by the API server",
+		Help: "Fix the field the message names; kubectl apply would refuse the object with this same message."},
+	{ID: "GWS2011", Group: GroupValidation, Reason: ReasonNotServed, Title: "Kind or version not served by the channel",
+		Help: "Use an apiVersion the channel serves (v1 for most kinds), or install the experimental channel and pass --channel experimental."},
 
 	// Reference: names that do not resolve or are not permitted.
 	{ID: "GWS3001", Group: GroupReference, Reason: "BackendNotFound", Title: "Backend not found",

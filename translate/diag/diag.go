@@ -155,6 +155,15 @@ const (
 	// Gateway, listener, route or Service through targetRefs; its effect is
 	// not simulated.
 	ReasonPolicyNotSimulated = "PolicyNotSimulated"
+	// ReasonAdmissionRejected: the API server would reject the object (CRD
+	// schema, CEL rule or metadata validation); gwsim leaves it out.
+	ReasonAdmissionRejected = "AdmissionRejected"
+	// ReasonNotServed: the chosen channel's CRDs do not serve the object's
+	// kind at its apiVersion; gwsim leaves it out.
+	ReasonNotServed = "NotServed"
+	// ReasonPrunedField: a field of the experimental channel used under the
+	// standard one; the API server would prune it, and gwsim ignores it.
+	ReasonPrunedField = "PrunedField"
 )
 
 // IsAssumption reports whether a finding of this reason says gwsim

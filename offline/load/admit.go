@@ -1,0 +1,182 @@
+package load
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kfield "k8s.io/apimachinery/pkg/util/validation/field"
+	kjson "sigs.k8s.io/json"
+
+	"github.com/gwsim/gwsim/offline/validate"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// admission is the loader's validation stage: between reading a Gateway
+// API object's header and decoding it into its Go type, the object goes
+// through what kube-apiserver does on create (offline/validate): pruning,
+// defaulting and validation against the CRDs of the chosen channel. It is
+// shared by the decoding workers and not changed after newAdmission.
+type admission struct {
+	channel *validate.Validator
+	// experimental tells a field of the experimental channel from a
+	// misspelt one, when the chosen channel is standard; nil otherwise.
+	experimental *validate.Validator
+	// validate is false for --validate=false: defaults are still applied,
+	// so that the rest of gwsim sees objects as a cluster stores them, but
+	// nothing is pruned or rejected.
+	validate bool
+}
+
+func newAdmission(channel validate.Channel, skip bool) *admission {
+	if channel == "" {
+		channel = validate.Standard
+	}
+	a := &admission{channel: validate.New(channel), validate: !skip}
+	if channel == validate.Standard {
+		a.experimental = validate.New(validate.Experimental)
+	}
+	return a
+}
+
+// origin is where a JSON value being decoded sits: its document, and for
+// an item of a List, the path of the item in it (`items[2].`).
+type origin struct {
+	doc    document
+	prefix string
+}
+
+// admit runs one Gateway API object through the API server's create path
+// and returns the JSON to decode: pruned and defaulted. ok is false when
+// the API server would reject the object; out then holds the reasons, as
+// error findings at the line of each offending field.
+func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.ObjectRef, src diag.Source, at origin, out *decoded) ([]byte, bool) {
+	var obj map[string]any
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &obj); err != nil {
+		// Not an object after all; the typed decoder says why.
+		return js, true
+	}
+	restore := setNamespace(obj, ref.Namespace)
+	if !a.validate {
+		a.channel.Default(gvk, obj)
+		restore()
+		return marshalAdmitted(obj, gvk), true
+	}
+	res, err := a.channel.Admit(gvk, obj)
+	var notServed *validate.NotServedError
+	switch {
+	case errors.As(err, &notServed):
+		out.findings = append(out.findings, diag.Finding{
+			Severity: diag.Error, Object: ref, Source: at.fieldSource(src, "apiVersion"), Field: "apiVersion", Reason: diag.ReasonNotServed,
+			Message: notServed.Error() + "; the API server would answer \"no matches for kind\" (see --channel), so gwsim leaves the object out",
+		})
+		return nil, false
+	case err != nil:
+		panic(fmt.Sprintf("bug: admitting %s: %v", ref, err))
+	}
+	if len(res.Errors) > 0 {
+		// A value of the wrong type is input gwsim cannot read, as a decode
+		// error was before validation (exit 2); every other reason is a
+		// finding (exit 1). Either way the object's reasons stay together.
+		dst := &out.findings
+		if hasTypeError(res.Errors) {
+			dst = &out.errors
+		}
+		for _, e := range res.Errors {
+			*dst = append(*dst, rejection(e, ref, src, at))
+		}
+		return nil, false
+	}
+	// Pruned fields matter only for an object that is stored: a rejected
+	// one's reasons say more (a value of the wrong type has its keys
+	// pruned too).
+	out.findings = append(out.findings, a.prunedFindings(gvk, res.Pruned, ref, src, at)...)
+	restore()
+	return marshalAdmitted(obj, gvk), true
+}
+
+// hasTypeError reports whether the schema found a value of the wrong JSON
+// type (an object where a string belongs, a string for a port).
+func hasTypeError(errs kfield.ErrorList) bool {
+	for _, e := range errs {
+		if e.Type == kfield.ErrorTypeTypeInvalid {
+			return true
+		}
+	}
+	return false
+}
+
+// rejection is one of the API server's reasons to reject an object, with
+// the library's field path and message verbatim.
+func rejection(e *kfield.Error, ref diag.ObjectRef, src diag.Source, at origin) diag.Finding {
+	path := e.Field
+	if path == "<nil>" {
+		path = ""
+	}
+	return diag.Finding{
+		Severity: diag.Error, Object: ref, Source: at.fieldSource(src, path), Field: path, Reason: diag.ReasonAdmissionRejected,
+		Message: e.ErrorBody() + " (the API server would reject the object; gwsim leaves it out)",
+	}
+}
+
+// prunedFindings are warnings for the fields the schema does not have. Under
+// the standard channel, a field the experimental schema has is named as
+// such: the cluster drops it, and so does gwsim.
+func (a *admission) prunedFindings(gvk schema.GroupVersionKind, pruned []string, ref diag.ObjectRef, src diag.Source, at origin) []diag.Finding {
+	if len(pruned) == 0 {
+		return nil
+	}
+	var fs []diag.Finding
+	for _, p := range pruned {
+		f := diag.Finding{
+			Severity: diag.Warning, Object: ref, Source: at.fieldSource(src, p), Field: p, Reason: diag.ReasonUnknownField,
+			Message: "unknown field; ignored, as the API server would drop it",
+		}
+		if a.experimental != nil && a.experimental.HasField(gvk, p) {
+			f.Reason = diag.ReasonPrunedField
+			f.Message = "field of the experimental channel; the standard channel CRDs do not have it, so the API server would prune it and gwsim ignores it (see --channel)"
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// fieldSource is the source of the field at path inside the value: its own
+// line when the document shows it, otherwise src (the document's start).
+func (at origin) fieldSource(src diag.Source, path string) diag.Source {
+	if line, ok := fieldLine(at.doc, at.prefix+path); ok {
+		src.Line = line
+	}
+	return src
+}
+
+// setNamespace puts the namespace the object is created in into its
+// metadata, as kubectl sends it: the API server validates the object with
+// it. A cluster-scoped object (ns == "") has it removed until restore puts
+// it back, so that the decoder can still warn about it.
+func setNamespace(obj map[string]any, ns string) (restore func()) {
+	meta, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		return func() {}
+	}
+	if ns != "" {
+		meta["namespace"] = ns
+		return func() {}
+	}
+	old, had := meta["namespace"]
+	delete(meta, "namespace")
+	return func() {
+		if had {
+			meta["namespace"] = old
+		}
+	}
+}
+
+func marshalAdmitted(obj map[string]any, gvk schema.GroupVersionKind) []byte {
+	js, err := json.Marshal(obj)
+	if err != nil {
+		panic(fmt.Sprintf("bug: marshalling an admitted %s: %v", gvk.Kind, err))
+	}
+	return js
+}

@@ -1,0 +1,58 @@
+package load
+
+import (
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gwsim/gwsim/offline/validate"
+)
+
+// fieldLine returns the line of the field at path (as Kubernetes prints
+// field paths: `spec.rules[0].matches[1].path`, map keys in brackets) in a
+// document, or of the deepest part of the path the document has (a
+// required field that is missing points at its parent). ok is false when
+// the document does not parse or path names nothing in it at all. It parses
+// the document again, which only happens for a document with something to
+// report, so that the common path keeps no positions.
+func fieldLine(doc document, path string) (int, bool) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(doc.data, &root); err != nil || len(root.Content) == 0 {
+		return 0, false
+	}
+	node := root.Content[0]
+	line := 0
+	for _, seg := range validate.PathSegments(path) {
+		next, keyLine := child(node, seg)
+		if next == nil {
+			break
+		}
+		node, line = next, keyLine
+	}
+	if line == 0 {
+		return 0, false
+	}
+	return doc.base + line - 1, true
+}
+
+// child returns the node seg names under n and the line to point at: the
+// key's line for a mapping entry, the item's for a sequence item.
+func child(n *yaml.Node, seg string) (*yaml.Node, int) {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == seg {
+				return n.Content[i+1], n.Content[i].Line
+			}
+		}
+	case yaml.SequenceNode:
+		i, err := strconv.Atoi(seg)
+		if err == nil && i >= 0 && i < len(n.Content) {
+			return n.Content[i], n.Content[i].Line
+		}
+	}
+	return nil, 0
+}
