@@ -23,6 +23,21 @@ func BenchmarkDecode(b *testing.B) {
 	})
 }
 
+// BenchmarkDecodeNoValidation is BenchmarkDecode with --validate=false:
+// the CRD defaults are applied, nothing is pruned or validated. The
+// difference to BenchmarkDecode is what admission (offline/validate) costs
+// in the pipeline, on GOMAXPROCS workers.
+func BenchmarkDecodeNoValidation(b *testing.B) {
+	benchset.ForEachSize(b, func(b *testing.B, dir string, _ int) {
+		for b.Loop() {
+			res := load.Load(load.Options{Paths: []string{dir}, NoValidation: true})
+			if len(res.Errors) > 0 {
+				b.Fatal(res.Errors[0])
+			}
+		}
+	})
+}
+
 // BenchmarkStore builds the indexed store offline.Run reconciles against.
 func BenchmarkStore(b *testing.B) {
 	benchset.ForEachSize(b, func(b *testing.B, dir string, _ int) {
