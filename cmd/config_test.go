@@ -111,7 +111,7 @@ func TestConfigMerge(t *testing.T) {
 
 	// --config replaces the search: the file found upward is not read.
 	p = completeFlags(t, "-f", filepath.Join(dir, "m/gw.yaml"), "--config", filepath.Join(dir, "other.yaml"))
-	if p.Findings.policy.Threshold.String() != "info" || len(p.Findings.policy.Ignores) != 0 || p.Channel != "" {
+	if p.Findings.policy.Threshold.String() != "info" || len(p.Findings.policy.Ignores) != 0 || p.Channel != "standard" {
 		t.Errorf("--config: threshold %s, ignores %v, channel %q; want other.yaml's alone", p.Findings.policy.Threshold, p.Findings.policy.Ignores, p.Channel)
 	}
 }
