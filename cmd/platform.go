@@ -5,6 +5,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/offline/load"
+	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -26,7 +27,8 @@ func loadPlatformGateways(p *pipelineFlags, loaded load.Result) platformGateways
 	if len(p.Gateways) == 0 {
 		return out
 	}
-	res := load.Load(load.Options{Paths: p.Gateways, Recursive: true, Namespace: p.Namespace, Exclude: p.Exclude})
+	res := load.Load(load.Options{Paths: p.Gateways, Recursive: true, Namespace: p.Namespace, Exclude: p.Exclude,
+		Channel: validate.Channel(p.Channel), NoValidation: !p.Validate})
 	out.errors = res.Errors
 	for _, o := range res.Objects {
 		g, ok := o.(*gwv1.Gateway)
