@@ -111,6 +111,10 @@ var codes = []Code{
 		Help: "Nothing to fix: gwsim lists the kinds it skipped so that a missing kind is not a surprise."},
 	{ID: "GWS1007", Group: GroupInput, Reason: ReasonUnknownCode, Title: "Unknown code in gwsim.dev/ignore",
 		Help: "Use the codes gwsim prints (docs/findings.md lists them); an unknown code suppresses nothing."},
+	{ID: "GWS1008", Group: GroupInput, Reason: ReasonLimitExceeded, Title: "Input over a limit",
+		Help: "Shrink the input, or raise --max-file-bytes or --max-total-bytes when the input really is that large; the API server's own limits (names, annotations) cannot be raised."},
+	{ID: "GWS1009", Group: GroupInput, Reason: ReasonNotRegularFile, Title: "Directory entry that is not a regular file",
+		Help: "Remove the device, FIFO or socket from the directory, or name it with -f if it is meant to be read."},
 
 	// Validation: values a conformant gateway rejects.
 	{ID: "GWS2001", Group: GroupValidation, Reason: "UnsupportedValue", Title: "Unsupported value",
