@@ -159,7 +159,7 @@ func TestByteLimits(t *testing.T) {
 		res := Load(Options{Paths: []string{dir}, Limits: small})
 		want := summary{
 			Objects:  []string{"Service default/web v1 @ a.yaml:1"},
-			Findings: []string{"c.yaml:1: error: Service default/web: defined 2 times; also defined at a.yaml:1; keeping the one at a.yaml:1 and dropping this one: the definitions are identical"},
+			Findings: []string{"c.yaml:1: warning: Service default/web: defined 2 times; also defined at a.yaml:1; keeping the one at a.yaml:1 and dropping this one: the definitions are identical"},
 			Errors:   []string{"b.yaml: error: not read: larger than 1000 bytes, the limit per input (--max-file-bytes)"},
 		}
 		if diff := cmp.Diff(want, summarize(dir, res)); diff != "" {
@@ -171,7 +171,7 @@ func TestByteLimits(t *testing.T) {
 		// a, b and c fit once (2,160 bytes); a second a would pass 2,200.
 		want := summary{
 			Objects:  []string{"Service default/web v1 @ a.yaml:1"},
-			Findings: []string{"c.yaml:1: error: Service default/web: defined 2 times; also defined at a.yaml:1; keeping the one at a.yaml:1 and dropping this one: the definitions are identical"},
+			Findings: []string{"c.yaml:1: warning: Service default/web: defined 2 times; also defined at a.yaml:1; keeping the one at a.yaml:1 and dropping this one: the definitions are identical"},
 			Errors: []string{
 				"a.yaml: error: not read: with it, the inputs would hold more than 2200 bytes in total, the limit (--max-total-bytes); no further input is read",
 				"b.yaml: error: not read, nor 4 more inputs after it: the inputs before it reach the limit of 2200 bytes in total (--max-total-bytes)",
@@ -209,7 +209,7 @@ func TestSpecialFilesInDirectories(t *testing.T) {
 		Objects: []string{"Service default/web v1 @ link.yaml:1"},
 		Findings: []string{
 			"dir.yaml: warning: skipped: a directory (reached through a symbolic link, which is not followed), not a regular file",
-			"svc.yaml:1: error: Service default/web: defined 2 times; also defined at link.yaml:1; keeping the one at link.yaml:1 and dropping this one: the definitions are identical",
+			"svc.yaml:1: warning: Service default/web: defined 2 times; also defined at link.yaml:1; keeping the one at link.yaml:1 and dropping this one: the definitions are identical",
 			"zero.yaml: warning: skipped: a device, not a regular file",
 		},
 	}
