@@ -2,7 +2,7 @@
 
 GO ?= go
 
-.PHONY: build test conformance conformance-doc bench bench-binary golden fmt crds
+.PHONY: build test race fuzz conformance conformance-doc bench bench-binary golden fmt crds
 
 build:
 	$(GO) build -o bin/gwsim .
@@ -14,6 +14,34 @@ test:
 	$(GO) vet ./...
 	$(GO) test ./...
 	cd conformance && $(GO) vet ./... && $(GO) test ./...
+	$(MAKE) race
+
+# race runs the packages that start goroutines (the loader's decoding
+# workers, the fixpoint loop's reconcile workers and speculative read, the
+# renderers' ordered writer, internal/crash) under the race detector.
+# -short keeps TestMutants to a handful of mutants there.
+RACE_PKGS ?= ./internal/crash ./offline/... ./cmd
+race:
+	$(GO) test -race -short $(RACE_PKGS)
+
+# fuzz runs each fuzz target for FUZZTIME (go test -fuzztime syntax: 10m,
+# 30s, 5000x), one after the other, then FUZZ_MUTANTS structure-aware
+# mutants of the golden manifests (cmd TestMutants). The corpus the fuzzer
+# grows stays in Go's fuzz cache; a crasher is written to the package's
+# testdata/fuzz/ and makes the run fail. FUZZMINIMIZE bounds the time
+# spent shrinking each new input, which on a busy machine otherwise takes
+# most of the run. docs/fuzzing.md records runs.
+FUZZTIME ?= 1m
+FUZZ_MUTANTS ?= 5000
+FUZZMINIMIZE ?= 5s
+FUZZ_TARGETS = ./cmd:FuzzPipeline ./offline/load:FuzzReadHeader ./offline/load/yamljson:FuzzConvert ./cmd/yamlenc:FuzzMarshal
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "== $$name ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $$pkg; \
+	done
+	GWSIM_MUTANTS=$(FUZZ_MUTANTS) $(GO) test -count=1 -run '^TestMutants$$' -timeout 0 ./cmd
 
 # conformance runs the upstream Gateway API conformance suite in-process
 # against gwsim (conformance/upstream_test.go) and prints the results table

@@ -2,10 +2,12 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -129,6 +131,10 @@ func TestUsageErrors(t *testing.T) {
 			"gwsim: error: unexpected argument \"gw.yaml\" for \"gwsim check\" (pass manifests with -f gw.yaml)\nRun 'gwsim check --help' for usage.\n"},
 		{"empty controller name", []string{"ir", "-f", "@gw.yaml", "--controller-name="},
 			"gwsim: error: --controller-name must not be empty\nRun 'gwsim ir --help' for usage.\n"},
+		{"byte limit not a quantity", []string{"check", "-f", "@gw.yaml", "--max-file-bytes", "lots"},
+			"gwsim: error: --max-file-bytes: \"lots\" is not a positive number of bytes (examples: 64Mi, 1Gi, 1048576)\nRun 'gwsim check --help' for usage.\n"},
+		{"byte limit zero", []string{"check", "-f", "@gw.yaml", "--max-total-bytes=0"},
+			"gwsim: error: --max-total-bytes: \"0\" is not a positive number of bytes (examples: 64Mi, 1Gi, 1048576)\nRun 'gwsim check --help' for usage.\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -143,6 +149,22 @@ func TestUsageErrors(t *testing.T) {
 				t.Errorf("stderr mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestByteLimitFlags: --max-file-bytes and --max-total-bytes reach the
+// loader; an input over them is an input error (exit 2) naming the flag.
+func TestByteLimitFlags(t *testing.T) {
+	files := map[string]string{"gw.yaml": gatewayYAML}
+	got := runCLI(t, Env{}, files, "", "check", "-f", "@gw.yaml", "--max-file-bytes", "100")
+	want := "gw.yaml: error[GWS1008]: not read: larger than 100 bytes, the limit per input (--max-file-bytes)\n"
+	if got.code != exitUsage || got.stderr != want {
+		t.Errorf("exit code = %d, stderr = %q; want %d, %q", got.code, got.stderr, exitUsage, want)
+	}
+	total := strconv.Itoa(len(gatewayYAML) + 1) // room for one copy, not two
+	got = runCLI(t, Env{}, files, "", "check", "-f", "@gw.yaml", "-f", "@gw.yaml", "--max-total-bytes", total, "--max-file-bytes=1Mi")
+	if got.code != exitUsage || !strings.Contains(got.stderr, "gw.yaml: error[GWS1008]: not read: with it, the inputs would hold more than "+total+" bytes in total") {
+		t.Errorf("exit code = %d, stderr = %q; want the total limit", got.code, got.stderr)
 	}
 }
 
@@ -328,10 +350,12 @@ func TestVersionAndHelp(t *testing.T) {
 	}
 }
 
-// TestRunFailures checks that a controller that cannot run is exit 2 with
-// a message, and that a bug is reported as one rather than crashing.
+// TestRunFailures checks that a store or controller that fails, or a
+// panic on any goroutine, is reported as a bug of gwsim's: exit 3, "bug",
+// and the version to report it against, never a bare error or a crash.
 func TestRunFailures(t *testing.T) {
 	files := map[string]string{"gw.yaml": gatewayYAML}
+	report := "this is a bug in gwsim; please report it with the input that causes it and this version:\n" + versionString() + "\n"
 	tests := []struct {
 		name       string
 		store      offline.StoreFactory
@@ -339,22 +363,34 @@ func TestRunFailures(t *testing.T) {
 	}{
 		{"store error", func(*runtime.Scheme, []client.Object, []controller.Index) (client.Client, error) {
 			return nil, errors.New("store is full")
-		}, "gwsim: error: store is full\n"},
+		}, "gwsim: bug: store is full\n" + report},
 		{"panic", func(*runtime.Scheme, []client.Object, []controller.Index) (client.Client, error) {
 			panic("boom")
-		}, "gwsim: bug: boom\n"},
+		}, "gwsim: bug: panic: boom\n" + report + "\ngoroutine "},
+		{"panic in a reconcile worker", func(s *runtime.Scheme, objs []client.Object, idx []controller.Index) (client.Client, error) {
+			c, err := offline.IndexedStore(s, objs, idx)
+			return panickyClient{c}, err
+		}, "gwsim: bug: panic: get boom\n" + report + "\ngoroutine "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := runCLI(t, Env{Store: tt.store}, files, "", "check", "-f", "@gw.yaml")
-			if got.code != exitUsage {
-				t.Errorf("exit code = %d, want %d", got.code, exitUsage)
+			if got.code != exitBug {
+				t.Errorf("exit code = %d, want %d", got.code, exitBug)
 			}
 			if !strings.HasPrefix(got.stderr, tt.wantStderr) {
 				t.Errorf("stderr = %q, want prefix %q", got.stderr, tt.wantStderr)
 			}
 		})
 	}
+}
+
+// panickyClient panics on every Get, which reconcilers call on worker
+// goroutines.
+type panickyClient struct{ client.Client }
+
+func (panickyClient) Get(context.Context, client.ObjectKey, client.Object, ...client.GetOption) error {
+	panic("get boom")
 }
 
 // TestProfileFlags checks the hidden measuring flags: --profile=stages

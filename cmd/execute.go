@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime/debug"
 
+	"github.com/gwsim/gwsim/internal/crash"
 	"github.com/gwsim/gwsim/offline"
 )
 
@@ -26,18 +27,24 @@ type Env struct {
 }
 
 // Execute runs gwsim with args (without the program name) and returns the
-// exit code: 0 clean, 1 findings, 2 usage or input error.
+// exit code: 0 clean, 1 findings, 2 usage or input error, 3 a bug in gwsim.
 func Execute(args []string, streams Streams) int {
 	return ExecuteWith(args, streams, Env{})
 }
 
 // ExecuteWith is Execute with a chosen environment. It never exits the
-// process and turns a panic into a "bug:" message and exit 2.
+// process: a panic, on this goroutine or carried over from a worker (see
+// package internal/crash), becomes a "bug:" message with the version and
+// the stack, and exit 3.
 func ExecuteWith(args []string, streams Streams, env Env) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(streams.Err, "gwsim: bug: %v\n%s", r, debug.Stack())
-			code = exitUsage
+			stack := debug.Stack()
+			if p, ok := r.(*crash.Panic); ok {
+				r, stack = p.Value, p.Stack
+			}
+			fmt.Fprintf(streams.Err, "gwsim: bug: panic: %v\n%s\n%s", r, bugReport(), stack)
+			code = exitBug
 		}
 	}()
 	// stdout is buffered: renderers write many small pieces (a table
@@ -82,6 +89,10 @@ func exitCode(w io.Writer, path string, err error) int {
 	if !errors.As(err, &ee) {
 		fmt.Fprintf(w, "gwsim: error: %v\nRun '%s --help' for usage.\n", err, path)
 		return exitUsage
+	}
+	if ee.bug {
+		fmt.Fprintf(w, "gwsim: bug: %v\n%s", ee.err, bugReport())
+		return ee.code
 	}
 	if ee.err != nil {
 		fmt.Fprintf(w, "gwsim: error: %v\n", ee.err)

@@ -32,7 +32,8 @@ Exit codes:
   0  a route rule took the request and answers without an error
      (forwarded to a backend, a redirect, a CORS preflight)
   1  the request gets 404, 500 or another error, or finds no listener
-  2  usage error, unreadable or unparsable input`
+  2  usage error, unreadable or unparsable input, input over a limit
+  3  a bug in gwsim (reported with its version; please report it)`
 
 const explainExample = `  gwsim explain -f manifests/ https://shop.example.com/cart?id=1
   gwsim explain -f manifests/ -X POST -H 'Accept: application/json' https://shop.example.com/api/orders

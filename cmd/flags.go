@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/gwsim/gwsim/offline/load"
 	"github.com/gwsim/gwsim/offline/validate"
@@ -48,6 +49,11 @@ type pipelineFlags struct {
 	Gateways []string
 	// Exclude are the --exclude globs: files skipped in directories.
 	Exclude []string
+	// MaxFileBytes and MaxTotalBytes are the loader's byte limits, as
+	// given (a quantity: 64Mi, 1G, 1048576); Limits holds them parsed.
+	MaxFileBytes  string
+	MaxTotalBytes string
+	Limits        load.Limits
 
 	// controllerNameFlag is the repeatable --controller-name as given.
 	controllerNameFlag []string
@@ -83,6 +89,21 @@ func (p *pipelineFlags) register(c *cobra.Command, formats ...format) {
 	fs.BoolVarP(&p.Verbose, "verbose", "v", false, "print passes, object counts and info findings on stderr")
 	registerFormatCompletion(c, formats)
 	p.Findings.register(fs)
+	fs.StringVar(&p.MaxFileBytes, "max-file-bytes", "64Mi", "largest input file (or stdin) gwsim reads, as a quantity (64Mi, 1Gi)")
+	fs.StringVar(&p.MaxTotalBytes, "max-total-bytes", "256Mi", "most bytes gwsim reads from all inputs together, as a quantity")
+}
+
+// byteLimit parses a byte-limit flag: a positive Kubernetes quantity.
+func byteLimit(name, value string) (int64, error) {
+	q, err := resource.ParseQuantity(value)
+	if err != nil || q.Sign() <= 0 {
+		return 0, usageErrorf("--%s: %q is not a positive number of bytes (examples: 64Mi, 1Gi, 1048576)", name, value)
+	}
+	n, ok := q.AsInt64()
+	if !ok {
+		return 0, usageErrorf("--%s: %q is not a whole number of bytes that gwsim can count", name, value)
+	}
+	return n, nil
 }
 
 // complete checks the flags once cobra has parsed them; every mistake here is
@@ -103,6 +124,12 @@ func (p *pipelineFlags) complete(c *cobra.Command) (format, error) {
 		return "", usageErrorf("--controller-name must not be empty")
 	}
 	p.ControllerName = p.controllerNameFlag[0]
+	if p.Limits.FileBytes, err = byteLimit("max-file-bytes", p.MaxFileBytes); err != nil {
+		return "", err
+	}
+	if p.Limits.TotalBytes, err = byteLimit("max-total-bytes", p.MaxTotalBytes); err != nil {
+		return "", err
+	}
 	if p.ControllerNameSet {
 		p.ControllerNames = p.controllerNameFlag
 	}

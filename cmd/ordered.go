@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"runtime"
+
+	"github.com/gwsim/gwsim/internal/crash"
 )
 
 // writeOrdered writes the n pieces that render produces to w in order,
@@ -33,13 +35,18 @@ func writeOrdered(w io.Writer, n int, render func(i int, out *bytes.Buffer) erro
 			}
 			go func() {
 				p := &piece{}
-				p.err = render(i, &p.buf)
+				if bug := crash.Catch(func() { p.err = render(i, &p.buf) }); bug != nil {
+					p.err = bug
+				}
 				results[i] <- p
 			}()
 		}
 	}()
 	for i := range n {
 		p := <-results[i]
+		if bug, ok := p.err.(*crash.Panic); ok {
+			panic(bug) // on the caller's goroutine, where Execute recovers it
+		}
 		if p.err != nil {
 			return p.err
 		}

@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -59,6 +61,7 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		// complete checked the name.
 		Channel:      validate.Channel(p.Channel),
 		NoValidation: !p.Validate,
+		Limits:       p.Limits,
 	})
 	platform := loadPlatformGateways(p, loaded)
 	markStage(ctx, "load")
@@ -77,7 +80,9 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 	opts.Translate.ControllerNames = p.ControllerNames
 	res, err := offline.Run(ctx, objs, loaded.Sources, opts)
 	if err != nil {
-		return outcome{}, &exitError{code: exitUsage, err: err}
+		// The loader hands the store only objects it accepts, and the
+		// controller settles on any input: an error here is gwsim's.
+		return outcome{}, bugError(runError(err, loaded.Sources))
 	}
 	unhealthy := translate.ConditionFindings(res.Objects, loaded.Sources)
 	var all []diag.Finding
@@ -106,6 +111,23 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		printVerbose(streams.Err, out, len(loaded.Objects), p.Findings.configPath)
 	}
 	return out, nil
+}
+
+// runError names where each object that did not settle is defined, so
+// that the report points at the input that shows the bug.
+func runError(err error, sources diag.Sources) error {
+	var ns *offline.NotSettledError
+	if !errors.As(err, &ns) {
+		return err
+	}
+	names := make([]string, len(ns.Changed))
+	for i, r := range ns.Changed {
+		names[i] = r.String()
+		if src := sources.Of(r); src.File != "" {
+			names[i] += " (" + src.String() + ")"
+		}
+	}
+	return fmt.Errorf("status did not settle after %d passes; still changing: %s", ns.Passes, strings.Join(names, ", "))
 }
 
 // escalate turns every finding about something gwsim assumed (a missing

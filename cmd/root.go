@@ -2,8 +2,9 @@
 // runs the one shared pipeline (load, assume what is missing, run the offline
 // controller to a fixpoint) and hands plain values to renderers, which print
 // and never compute. Every command exits 0 when the manifests are clean, 1
-// when they have error findings or unhealthy status conditions, and 2 on a
-// usage or input error, whatever the output format.
+// when they have error findings or unhealthy status conditions, 2 on a
+// usage or input error, whatever the output format, and 3 on a bug of
+// gwsim's own (a panic on any goroutine, a store or controller failure).
 package cmd
 
 import (
@@ -19,7 +20,8 @@ Without a command, gwsim prints all three (same as 'gwsim translate').
 Exit codes (for every command and output format):
   0  no error findings and every status condition healthy
   1  error findings or unhealthy conditions (see 'gwsim check')
-  2  usage error, unreadable or unparsable input`
+  2  usage error, unreadable or unparsable input, input over a limit
+  3  a bug in gwsim (reported with its version; please report it)`
 
 const rootExample = `  gwsim -f manifests/
   gwsim routes -f gateway.yaml -f routes.yaml

@@ -24,7 +24,8 @@ docs/test.md.
 Exit codes:
   0  every test passed (and coverage is not below --fail-under)
   1  a test failed, or coverage is below --fail-under
-  2  usage error; unreadable or unparsable manifests or cases file`
+  2  usage error; unreadable or unparsable manifests or cases file
+  3  a bug in gwsim (reported with its version; please report it)`
 
 const testExample = `  gwsim test -f manifests/ --cases route-tests.yaml
   gwsim test -f manifests/ --cases route-tests.yaml --coverage --fail-under 90

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/gwsim/gwsim/internal/crash"
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
@@ -64,7 +65,8 @@ func renderTranslate(w io.Writer, f format, out outcome) error {
 	var statusErr error
 	var wg sync.WaitGroup
 	last := len(sections) - 1
-	wg.Go(func() { statusErr = sections[last].render(&status) })
+	var bug crash.First
+	wg.Go(func() { bug.Catch(func() { statusErr = sections[last].render(&status) }) })
 	for i, s := range sections {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -72,6 +74,7 @@ func renderTranslate(w io.Writer, f format, out outcome) error {
 		fmt.Fprintf(w, "== %s ==\n", s.title)
 		if i == last {
 			wg.Wait()
+			bug.Raise()
 			if statusErr != nil {
 				return statusErr
 			}

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/internal/crash"
 	"github.com/gwsim/gwsim/offline/controller"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -136,13 +137,18 @@ func reconcileAll(ctx context.Context, r reconcile.Reconciler, refs []diag.Objec
 	errs := make([]error, len(refs))
 	next := make(chan int)
 	var wg sync.WaitGroup
+	// A reconciler's panic is re-raised here once the workers are done
+	// (the CLI reports it as a bug); the worker goes on with the next ref.
+	var bug crash.First
 	for range min(workers, len(refs)) {
 		wg.Go(func() {
 			for i := range next {
 				req := reconcile.Request{NamespacedName: client.ObjectKey{Namespace: refs[i].Namespace, Name: refs[i].Name}}
-				if _, err := r.Reconcile(ctx, req); err != nil {
-					errs[i] = fmt.Errorf("reconciling %s: %w", refs[i], err)
-				}
+				bug.Catch(func() {
+					if _, err := r.Reconcile(ctx, req); err != nil {
+						errs[i] = fmt.Errorf("reconciling %s: %w", refs[i], err)
+					}
+				})
 			}
 		})
 	}
@@ -151,6 +157,7 @@ func reconcileAll(ctx context.Context, r reconcile.Reconciler, refs []diag.Objec
 	}
 	close(next)
 	wg.Wait()
+	bug.Raise()
 	for _, err := range errs {
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/gwsim/gwsim/internal/crash"
 	"github.com/gwsim/gwsim/offline/controller"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -50,8 +51,11 @@ func (s *speculation) start() {
 	ch := make(chan guess, 1)
 	s.pending = ch
 	go func() {
-		res, err := read(ctx, s.c, s.objs, s.sources, s.opts, s.tf)
-		ch <- guess{res, err}
+		var g guess
+		if p := crash.Catch(func() { g.res, g.err = read(ctx, s.c, s.objs, s.sources, s.opts, s.tf) }); p != nil {
+			g = guess{err: p}
+		}
+		ch <- g
 	}()
 }
 
@@ -68,6 +72,9 @@ func (s *speculation) result() (*Result, error) {
 		return nil, err
 	}
 	g := <-s.pending
+	if p, ok := g.err.(*crash.Panic); ok {
+		panic(p) // on the caller's goroutine, where the CLI reports it
+	}
 	if g.err == nil && sameObjects(g.res.Objects, objects) {
 		return g.res, nil
 	}

@@ -46,8 +46,8 @@ func TestConditionFindingsPoliciesAndGatewayRefs(t *testing.T) {
 	want := []string{
 		"BackendTLSPolicy app/p status.ancestors[infra/a] Conflicted",
 		"BackendTLSPolicy app/p status.ancestors[infra/c] InvalidCACertificateRef",
-		"Gateway infra/own status InvalidClientCertificateRef",
 		"Gateway infra/own status.listeners[https] InvalidCertificateRef",
+		"Gateway infra/own status InvalidClientCertificateRef",
 		"Gateway infra/summary status.listeners[https] InvalidCertificateRef",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -22,17 +22,18 @@ import (
 type decoder struct {
 	scheme    *runtime.Scheme
 	namespace string
+	limits    Limits
 	// admission admits Gateway API objects as the API server would, before
 	// they are decoded into their Go types.
 	admission *admission
 }
 
-func newDecoder(namespace string, adm *admission) *decoder {
+func newDecoder(namespace string, limits Limits, adm *admission) *decoder {
 	s := scheme.New()
 	if namespace == "" {
 		namespace = "default"
 	}
-	return &decoder{scheme: s, namespace: namespace, admission: adm}
+	return &decoder{scheme: s, namespace: namespace, limits: limits.withDefaults(), admission: adm}
 }
 
 // decoded is what one document yields.
@@ -60,8 +61,18 @@ type loaded struct {
 func (d *decoder) document(doc document) decoded {
 	var out decoded
 	src := diag.Source{File: doc.file, Line: doc.line}
-	if js, ok := toJSON(doc, src, &out); ok {
-		d.value(js, src, &out, origin{doc: doc}, 0)
+	js, repeated, ok := d.toJSON(doc, src, &out)
+	if !ok {
+		return out
+	}
+	d.value(js, src, &out, origin{doc: doc}, 0)
+	if repeated != nil {
+		// The warning names the document's object, so that it sorts and
+		// reads like every other finding about that object.
+		if h, err := readHeader(js); err == nil && !h.hasItems {
+			repeated.Object = d.ref(schema.FromAPIVersionAndKind(h.APIVersion, h.Kind).GroupKind(), h)
+		}
+		out.findings = append(out.findings, *repeated)
 	}
 	return out
 }
@@ -71,17 +82,25 @@ func (d *decoder) document(doc document) decoded {
 // yamljson), which is most of the time. Otherwise strict conversion is
 // tried because it costs nothing extra when it succeeds and is the only way
 // to see a repeated key, which plain conversion silently resolves to the
-// last value.
-func toJSON(doc document, src diag.Source, out *decoded) ([]byte, bool) {
+// last value; that warning is returned for document to attach to the
+// object. Before the slow path expands aliases, their expansion is
+// measured against Limits.ExpandedBytes.
+func (d *decoder) toJSON(doc document, src diag.Source, out *decoded) (js []byte, repeated *diag.Finding, ok bool) {
 	if doc.json {
-		return doc.data, true
+		return doc.data, nil, true
 	}
 	if js, ok := yamljson.Convert(doc.data); ok {
-		return js, true
+		return js, nil, true
+	}
+	if n := expandedSize(doc.data, d.limits.ExpandedBytes); n >= d.limits.ExpandedBytes {
+		out.errors = append(out.errors, limitError(src, diag.ObjectRef{}, "", fmt.Sprintf(
+			"aliases expand this %d-byte document to more than %d bytes; gwsim refuses it rather than run out of memory",
+			len(doc.data), d.limits.ExpandedBytes)))
+		return nil, nil, false
 	}
 	js, strictErr := yaml.YAMLToJSONStrict(doc.data)
 	if strictErr == nil {
-		return js, true
+		return js, nil, true
 	}
 	js, err := yaml.YAMLToJSON(doc.data)
 	if err != nil {
@@ -90,14 +109,13 @@ func toJSON(doc document, src diag.Source, out *decoded) ([]byte, bool) {
 			src.Line = line
 		}
 		out.errors = append(out.errors, parseError(src, diag.ObjectRef{}, msg))
-		return nil, false
+		return nil, nil, false
 	}
 	_, msg := yamlMessage(strictErr.Error(), doc.base)
-	out.findings = append(out.findings, diag.Finding{
+	return js, &diag.Finding{
 		Severity: diag.Warning, Source: src, Reason: diag.ReasonParseError,
 		Message: msg + " (the last value is used)",
-	})
-	return js, true
+	}, true
 }
 
 // maxListDepth bounds Lists inside Lists, which kubectl accepts but nobody
@@ -120,7 +138,7 @@ func (d *decoder) value(js []byte, src diag.Source, out *decoded, at origin, dep
 	ref := d.ref(gvk.GroupKind(), h)
 	switch {
 	case h.APIVersion == "" || h.Kind == "":
-		out.errors = append(out.errors, missingField(src, ref, h.missing()))
+		out.findings = append(out.findings, missingField(src, ref, h.missing()))
 	case gvErr != nil:
 		out.errors = append(out.errors, parseError(src, ref, gvErr.Error()))
 	case h.Kind == "List" || h.hasItems && strings.HasSuffix(h.Kind, "List"):
@@ -165,7 +183,7 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 		return
 	}
 	if h.Name == "" && !h.badMetadata {
-		out.errors = append(out.errors, missingField(src, ref, "metadata.name"))
+		out.findings = append(out.findings, missingField(src, ref, "metadata.name"))
 		return
 	}
 	if d.admission != nil && validate.Handles(gvk.GroupKind()) && !h.badMetadata {
@@ -204,6 +222,10 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 		})
 	}
 	obj.SetNamespace(ref.Namespace)
+	if errs := objectLimits(obj, gvk.GroupKind(), clusterScoped(gvk.GroupKind())); len(errs) > 0 {
+		out.findings = append(out.findings, objectLimitFindings(errs, src, ref)...)
+		return
+	}
 	mergeStringData(obj)
 	out.objects = append(out.objects, loaded{obj: obj, ref: ref, src: src})
 }
@@ -258,6 +280,9 @@ func parseError(src diag.Source, ref diag.ObjectRef, msg string) diag.Finding {
 	return diag.Finding{Severity: diag.Error, Object: ref, Source: src, Reason: diag.ReasonParseError, Message: msg}
 }
 
+// missingField is the error finding for an object the API server refuses
+// for want of its apiVersion, kind or name. The object is left out and
+// the run goes on: the document was read, only this object is refused.
 func missingField(src diag.Source, ref diag.ObjectRef, what string) diag.Finding {
 	return diag.Finding{
 		Severity: diag.Error, Object: ref, Source: src, Reason: diag.ReasonMissingField,

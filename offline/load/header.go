@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	kjson "sigs.k8s.io/json"
 )
 
 // header is what the loader reads from a document before choosing a type:
@@ -36,9 +38,11 @@ func readHeader(js []byte) (header, error) {
 	return readHeaderJSON(js)
 }
 
-// readHeaderJSON reads the header with encoding/json: it defines what a
-// header is, including its errors and encoding/json's case-insensitive
-// field names.
+// readHeaderJSON reads the header as the API server would: with
+// sigs.k8s.io/json, matching keys case-sensitively, so that `Kind:` or
+// `Metadata:` is an unknown field here as it is to the typed decoder, not
+// the object's kind or metadata. Its results and errors define what a
+// header is.
 func readHeaderJSON(js []byte) (header, error) {
 	var h header
 	if bytes.Equal(bytes.TrimSpace(js), []byte("null")) {
@@ -52,7 +56,10 @@ func readHeaderJSON(js []byte) (header, error) {
 		Metadata   json.RawMessage `json:"metadata"`
 		Items      json.RawMessage `json:"items"`
 	}
-	if err := json.Unmarshal(js, &top); err != nil {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &top); err != nil {
+		if strings.Contains(err.Error(), "exceeded max depth") {
+			return h, fmt.Errorf("objects and lists nest more than %d deep; the API server refuses the document", maxJSONDepth)
+		}
 		return h, errors.New("document is not a mapping; expected an object with apiVersion, kind and metadata")
 	}
 	for _, f := range []struct {
@@ -60,18 +67,21 @@ func readHeaderJSON(js []byte) (header, error) {
 		raw json.RawMessage
 		dst *string
 	}{{"apiVersion", top.APIVersion, &h.APIVersion}, {"kind", top.Kind, &h.Kind}} {
-		if f.raw != nil && json.Unmarshal(f.raw, f.dst) != nil {
+		if f.raw != nil && kjson.UnmarshalCaseSensitivePreserveInts(f.raw, f.dst) != nil {
 			return h, errors.New(f.key + " must be a string")
 		}
 	}
 	if top.Metadata != nil {
-		var meta struct{ Name, Namespace string }
-		h.badMetadata = json.Unmarshal(top.Metadata, &meta) != nil
+		var meta struct {
+			Name      string `json:"name"`
+			Namespace string `json:"namespace"`
+		}
+		h.badMetadata = kjson.UnmarshalCaseSensitivePreserveInts(top.Metadata, &meta) != nil
 		h.Name, h.Namespace = meta.Name, meta.Namespace
 	}
 	if top.Items != nil {
 		var items []json.RawMessage
-		if json.Unmarshal(top.Items, &items) != nil {
+		if kjson.UnmarshalCaseSensitivePreserveInts(top.Items, &items) != nil {
 			return h, errors.New("items must be a list")
 		}
 		h.hasItems = true

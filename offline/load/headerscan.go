@@ -11,9 +11,8 @@ import (
 // (while checking that it is well-formed JSON, as encoding/json would).
 //
 // It answers only when its header is certainly readHeaderJSON's. It gives
-// up (ok false) on anything where encoding/json's rules are subtle: a key
-// that matches one of ours only case-insensitively (encoding/json matches
-// field names case-insensitively), an escape in such a key or in a value
+// up (ok false) on anything where the JSON decoder's rules are subtle: an
+// escape in a key or in a value
 // it reads, invalid UTF-8 in a value it reads, a repeated key of ours,
 // apiVersion, kind, name or namespace that is not a string, metadata that
 // is not an object, an items key (a List), a document that is not an
@@ -69,8 +68,8 @@ func (s *jsonScan) metadata(h *header) bool {
 	})
 }
 
-// field is a key the header scan reads; fieldUnsure is a key that matches
-// one only case-insensitively.
+// field is a key the header scan reads; fieldUnsure is a key that may
+// spell one through an escape.
 type field uint8
 
 const (
@@ -108,7 +107,7 @@ func topField(key []byte) (f field, known bool) {
 	case "items":
 		return fieldItems, true
 	}
-	return unsure(key, "apiVersion", "kind", "metadata", "items")
+	return unsure(key)
 }
 
 func metaField(key []byte) (f field, known bool) {
@@ -118,20 +117,15 @@ func metaField(key []byte) (f field, known bool) {
 	case "namespace":
 		return fieldNamespace, true
 	}
-	return unsure(key, "name", "namespace")
+	return unsure(key)
 }
 
-// unsure reports a key that is not exactly one of names as fieldUnsure
-// when it has an escape or matches a name as encoding/json's case folding
-// would (bytes.EqualFold, which also folds the Kelvin sign and long s).
-func unsure(key []byte, names ...string) (field, bool) {
+// unsure reports a key that is not exactly one of the header's as
+// fieldUnsure when it has an escape, which might spell one of them. Keys
+// match case-sensitively (readHeaderJSON), so `Kind` is just another key.
+func unsure(key []byte) (field, bool) {
 	if bytes.IndexByte(key, '\\') >= 0 {
 		return fieldUnsure, true
-	}
-	for _, n := range names {
-		if bytes.EqualFold(key, []byte(n)) {
-			return fieldUnsure, true
-		}
 	}
 	return fieldUnsure, false
 }

@@ -51,12 +51,12 @@ func TestScanHeaderTricky(t *testing.T) {
 		{"escape in name", `{"metadata":{"name":"a\/b"}}`, false},
 		{"escaped key", `{"\u006bind":"Service"}`, false},
 		{"escaped other key", `{"sp\u0065c":{},"kind":"K"}`, false},
-		{"case variant kind", `{"Kind":"Service"}`, false},
-		{"case variant both", `{"kind":"A","KIND":"B"}`, false},
-		{"kelvin sign kind", `{"` + "\u212a" + `ind":"Service"}`, false},
-		{"long s in namespace", `{"metadata":{"name":"n","name` + "\u017f" + `pace":"x"}}`, false},
-		{"case variant name", `{"metadata":{"Name":"n"}}`, false},
-		{"case variant metadata", `{"Metadata":{"name":"n"}}`, false},
+		{"case variant kind", `{"Kind":"Service"}`, true},                                         // keys match case-sensitively
+		{"case variant both", `{"kind":"A","KIND":"B"}`, true},                                    // keys match case-sensitively
+		{"kelvin sign kind", `{"` + "\u212a" + `ind":"Service"}`, true},                           // keys match case-sensitively
+		{"long s in namespace", `{"metadata":{"name":"n","name` + "\u017f" + `pace":"x"}}`, true}, // keys match case-sensitively
+		{"case variant name", `{"metadata":{"Name":"n"}}`, true},                                  // keys match case-sensitively
+		{"case variant metadata", `{"Metadata":{"name":"n"}}`, true},                              // keys match case-sensitively
 		{"duplicate kind", `{"kind":"A","kind":"B"}`, false},
 		{"duplicate metadata", `{"metadata":{"name":"a"},"metadata":{"name":"b"}}`, false},
 		{"duplicate name", `{"metadata":{"name":"a","name":"b"}}`, false},
@@ -71,7 +71,7 @@ func TestScanHeaderTricky(t *testing.T) {
 		{"apiVersion bool", `{"apiVersion":true}`, false},
 		{"items", `{"apiVersion":"v1","kind":"List","items":[{"kind":"K"}]}`, false},
 		{"items not list", `{"kind":"List","items":{}}`, false},
-		{"Items", `{"kind":"List","Items":[]}`, false},
+		{"Items", `{"kind":"List","Items":[]}`, true}, // keys match case-sensitively
 		{"invalid utf-8 in name", "{\"metadata\":{\"name\":\"a\xffb\"}}", false},
 		{"null", `null`, false},
 		{"null with space", " null\n", false},
@@ -124,7 +124,7 @@ func TestScanHeaderCorpus(t *testing.T) {
 			parts, _ := split(path, data)
 			for _, doc := range parts {
 				var out decoded
-				js, ok := toJSON(doc, diag.Source{File: path, Line: doc.line}, &out)
+				js, _, ok := newDecoder("", Limits{}, nil).toJSON(doc, diag.Source{File: path, Line: doc.line}, &out)
 				if !ok {
 					continue
 				}
@@ -196,14 +196,14 @@ func BenchmarkReadHeader(b *testing.B) {
 	}
 	docs, _ := split(p, data)
 	var out decoded
-	js, ok := toJSON(docs[0], diag.Source{}, &out)
+	js, _, ok := newDecoder("", Limits{}, nil).toJSON(docs[0], diag.Source{}, &out)
 	if !ok {
 		b.Fatal(out.errors)
 	}
 	for _, bc := range []struct {
 		name string
 		read func([]byte) (header, error)
-	}{{"scan", readHeader}, {"encoding-json", readHeaderJSON}} {
+	}{{"scan", readHeader}, {"json", readHeaderJSON}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(js)))
 			for b.Loop() {

@@ -9,8 +9,10 @@
 //     comment). JSON files are read as a stream of JSON values.
 //   - Each document is converted to JSON (sigs.k8s.io/yaml) and decoded
 //     strictly with the scheme of offline/scheme, on GOMAXPROCS workers.
-//     Unknown fields are warnings; YAML or JSON that does not parse, wrong
-//     field types and missing apiVersion, kind or metadata.name are errors.
+//     Unknown fields are warnings; YAML or JSON that does not parse and
+//     wrong field types are input errors; an object missing apiVersion,
+//     kind or metadata.name, or over the API server's size limits, is an
+//     error finding and is left out while the rest loads.
 //   - Before that decoding, a Gateway API object is admitted as
 //     kube-apiserver would admit it (admit.go, offline/validate): pruned,
 //     defaulted, and validated against the CRDs of Options.Channel. An
@@ -66,6 +68,8 @@ type Options struct {
 	// pruned or rejected, but the CRD defaults are still applied, so that
 	// the objects look the same to the rest of gwsim either way.
 	NoValidation bool
+	// Limits bound what is read; zero fields take the defaults.
+	Limits Limits
 }
 
 // Result is everything Load found.
@@ -84,12 +88,14 @@ type Result struct {
 	// Policies are the objects among Others whose targetRefs name a
 	// Gateway, ListenerSet, route or Service, sorted, one per object.
 	Policies []translate.PolicyAttachment
-	// Findings are warnings, infos and errors that do not stop the load
-	// (unknown fields, ignored kinds, duplicates).
+	// Findings are warnings, infos and errors that do not stop the run
+	// (unknown fields, ignored kinds, duplicates, objects the API server
+	// would refuse for a missing apiVersion, kind or name or for their
+	// size, which are left out).
 	Findings []diag.Finding
-	// Errors are input errors: unreadable paths, documents that do not
-	// parse or decode, missing apiVersion, kind or name. The CLI exits 2
-	// when there is any.
+	// Errors are input errors: unreadable paths, inputs over a byte limit,
+	// documents that do not parse or decode. The CLI exits 2 when there
+	// is any.
 	Errors []diag.Finding
 }
 
@@ -97,10 +103,16 @@ type Result struct {
 // early: each problem becomes a finding and the rest is still loaded.
 func Load(opts Options) Result {
 	files, errs := expand(opts.Paths, opts.Recursive, opts.Exclude)
-	docs, readErrs := decodeAll(files, opts.Stdin, newDecoder(opts.Namespace, newAdmission(opts.Channel, opts.NoValidation)))
-	errs = append(errs, readErrs...)
+	docs, readProblems := decodeAll(files, opts.Stdin, newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation)))
 	var all []loaded
 	var findings []diag.Finding
+	for _, p := range readProblems {
+		if p.Severity == diag.Error {
+			errs = append(errs, p)
+		} else {
+			findings = append(findings, p)
+		}
+	}
 	var others []translate.OtherObject
 	var policies []translate.PolicyAttachment
 	ignored := map[schema.GroupKind]int{}

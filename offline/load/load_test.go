@@ -231,7 +231,7 @@ func TestLoad(t *testing.T) {
 		files: map[string]string{"a.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ntype: a\ntype: b\n"},
 		want: summary{
 			Objects:  []string{"Secret default/s v1 @ a.yaml:1"},
-			Findings: []string{`a.yaml:1: warning: yaml: unmarshal errors: line 5: key "type" already set in map (the last value is used)`},
+			Findings: []string{`a.yaml:1: warning: Secret default/s: yaml: unmarshal errors: line 5: key "type" already set in map (the last value is used)`},
 		},
 	}, {
 		name: "wrong field type and bad YAML: every error is reported with file:line",
@@ -246,22 +246,24 @@ func TestLoad(t *testing.T) {
 				"HTTPRoute default/r gateway.networking.k8s.io/v1 @ a.yaml:1",
 			},
 			Errors: []string{
+				"a.yaml:15: error: Service default/svc: spec.ports[0].port: expected integer, got string",
 				"a.yaml:20: error: yaml: line 20: did not find expected ',' or ']'",
 				"b.yaml:1: error: yaml: mapping values are not allowed in this context",
-				"a.yaml:15: error: Service default/svc: spec.ports[0].port: expected integer, got string",
 			},
 		},
 	}, {
 		name: "missing apiVersion, kind or name",
 		files: map[string]string{"a.yaml": "kind: Gateway\nmetadata: {name: g}\n---\napiVersion: v1\nmetadata: {name: x}\n---\n" +
 			"apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {namespace: app}\n---\nfoo: bar\n---\n- a list\n"},
-		want: summary{Errors: []string{
-			"a.yaml:13: error: document is not a mapping; expected an object with apiVersion, kind and metadata",
-			"a.yaml:11: error: missing apiVersion and kind; every object needs apiVersion, kind and metadata.name",
-			"a.yaml:4: error: missing kind; every object needs apiVersion, kind and metadata.name",
-			"a.yaml:1: error: Gateway default/g: missing apiVersion; every object needs apiVersion, kind and metadata.name",
-			"a.yaml:7: error: HTTPRoute app/: missing metadata.name; every object needs apiVersion, kind and metadata.name",
-		}},
+		want: summary{
+			Findings: []string{
+				"a.yaml:1: error: Gateway default/g: missing apiVersion; every object needs apiVersion, kind and metadata.name",
+				"a.yaml:4: error: missing kind; every object needs apiVersion, kind and metadata.name",
+				"a.yaml:7: error: HTTPRoute app/: missing metadata.name; every object needs apiVersion, kind and metadata.name",
+				"a.yaml:11: error: missing apiVersion and kind; every object needs apiVersion, kind and metadata.name",
+			},
+			Errors: []string{"a.yaml:13: error: document is not a mapping; expected an object with apiVersion, kind and metadata"},
+		},
 	}, {
 		name: "namespace defaulting: namespaced kinds get it, cluster-scoped kinds never",
 		files: map[string]string{"a.yaml": routeYAML + "---\n" + classYAML + "---\n" +

@@ -40,12 +40,17 @@ func manifestFile(name string) bool {
 // cannot hang the walk. "-" stays "-" for stdin. A directory read without
 // recursion that holds no manifest file is an error: it almost always means
 // -R was forgotten.
-func expand(paths []string, recursive bool, exclude []string) ([]string, []diag.Finding) {
-	var files []string
+//
+// A path named directly is read whatever it is (a FIFO from a shell's
+// process substitution, /dev/stdin), within the byte limits; a directory's
+// entries are marked listed, so that only regular files among them are
+// read (see reader.open).
+func expand(paths []string, recursive bool, exclude []string) ([]input, []diag.Finding) {
+	var files []input
 	var errs []diag.Finding
 	for _, p := range paths {
 		if p == "-" {
-			files = append(files, p)
+			files = append(files, input{path: p})
 			continue
 		}
 		info, err := os.Stat(p)
@@ -54,7 +59,7 @@ func expand(paths []string, recursive bool, exclude []string) ([]string, []diag.
 			continue
 		}
 		if !info.IsDir() {
-			files = append(files, p)
+			files = append(files, input{path: p})
 			continue
 		}
 		w := walker{root: p, recursive: recursive, exclude: exclude}
@@ -77,7 +82,7 @@ type walker struct {
 	subdirs int
 }
 
-func (w *walker) walk(dir string, files []string, errs []diag.Finding) ([]string, []diag.Finding) {
+func (w *walker) walk(dir string, files []input, errs []diag.Finding) ([]input, []diag.Finding) {
 	entries, err := os.ReadDir(dir) // sorted by name
 	if err != nil {
 		return files, append(errs, pathError(dir, err))
@@ -96,7 +101,7 @@ func (w *walker) walk(dir string, files []string, errs []diag.Finding) ([]string
 				files, errs = w.walk(p, files, errs)
 			}
 		case manifestFile(e.Name()):
-			files = append(files, p)
+			files = append(files, input{path: p, listed: true})
 		}
 	}
 	return files, errs

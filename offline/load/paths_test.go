@@ -21,10 +21,10 @@ func TestExpandSkipsTheConfigFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rel := func(files []string) []string {
+	rel := func(files []input) []string {
 		var out []string
 		for _, f := range files {
-			r, _ := filepath.Rel(root, f)
+			r, _ := filepath.Rel(root, f.path)
 			out = append(out, filepath.ToSlash(r))
 		}
 		return out

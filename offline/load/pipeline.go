@@ -1,12 +1,12 @@
 package load
 
 import (
-	"errors"
+	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"sync"
 
+	"github.com/gwsim/gwsim/internal/crash"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -15,11 +15,7 @@ import (
 // takes the time. Results come back indexed by document order, so the output
 // never depends on scheduling. Only one file's bytes are held by the reader
 // at a time (decoded objects are kept, of course).
-func decodeAll(files []string, stdin io.Reader, d *decoder) ([]decoded, []diag.Finding) {
-	type job struct {
-		idx int
-		doc document
-	}
+func decodeAll(inputs []input, stdin io.Reader, d *decoder) ([]decoded, []diag.Finding) {
 	type result struct {
 		idx int
 		out decoded
@@ -27,28 +23,21 @@ func decodeAll(files []string, stdin io.Reader, d *decoder) ([]decoded, []diag.F
 	jobs := make(chan job, 256)
 	results := make(chan result, 256)
 	var readErrs []diag.Finding // written by the reader only; read after results close
-	go func() {
-		defer close(jobs)
-		idx := 0
-		for _, f := range files {
-			name, data, err := readFile(f, stdin)
-			if err != nil {
-				readErrs = append(readErrs, pathError(name, err))
-				continue
-			}
-			docs, errs := split(name, data)
-			readErrs = append(readErrs, errs...)
-			for _, doc := range docs {
-				jobs <- job{idx: idx, doc: doc}
-				idx++
-			}
-		}
-	}()
+	// A panic on any goroutine here is re-raised on the caller's, once
+	// all are done; a worker that panics on one document goes on with the
+	// next, so that the reader is never left blocked.
+	var bug crash.First
 	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer close(jobs)
+		bug.Catch(func() { readAll(inputs, stdin, d.limits, jobs, &readErrs) })
+	})
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for j := range jobs {
-				results <- result{idx: j.idx, out: d.document(j.doc)}
+				var out decoded
+				bug.Catch(func() { out = d.document(j.doc) })
+				results <- result{idx: j.idx, out: out}
 			}
 		})
 	}
@@ -63,18 +52,49 @@ func decodeAll(files []string, stdin io.Reader, d *decoder) ([]decoded, []diag.F
 		}
 		out[r.idx] = r.out
 	}
+	bug.Raise()
 	return out, readErrs
 }
 
-// readFile reads a file, or stdin for "-", and returns the name sources use.
-func readFile(path string, stdin io.Reader) (string, []byte, error) {
-	if path != "-" {
-		data, err := os.ReadFile(path)
-		return path, data, err
+// readAll reads the inputs in order, splits each into documents and
+// sends them, numbered, to jobs. Only one input's bytes are held at a
+// time.
+func readAll(inputs []input, stdin io.Reader, limits Limits, jobs chan<- job, readErrs *[]diag.Finding) {
+	idx := 0
+	r := reader{limits: limits, stdin: stdin}
+	for i, in := range inputs {
+		if r.exhausted {
+			*readErrs = append(*readErrs, unreadInputs(inputs[i:], limits))
+			return
+		}
+		name, data, problem := r.read(in)
+		if problem != nil {
+			*readErrs = append(*readErrs, *problem)
+			continue
+		}
+		docs, errs := split(name, data)
+		*readErrs = append(*readErrs, errs...)
+		for _, doc := range docs {
+			jobs <- job{idx: idx, doc: doc}
+			idx++
+		}
 	}
-	if stdin == nil {
-		return stdinName, nil, errors.New("no standard input to read")
+}
+
+// job is one document to decode, numbered in input order.
+type job struct {
+	idx int
+	doc document
+}
+
+// unreadInputs is the one error for the inputs left unread once the
+// total limit is reached, named after the first of them.
+func unreadInputs(rest []input, limits Limits) diag.Finding {
+	name := rest[0].path
+	if name == "-" {
+		name = stdinName
 	}
-	data, err := io.ReadAll(stdin)
-	return stdinName, data, err
+	return limitError(diag.Source{File: name}, diag.ObjectRef{}, "", fmt.Sprintf(
+		"not read, nor %d more inputs after it: the inputs before it reach the limit of %s in total (--max-total-bytes)",
+		len(rest)-1, byteSize(limits.TotalBytes)))
 }

@@ -113,6 +113,10 @@ var codes = []Code{
 		Help: "Use the codes gwsim prints (docs/findings.md lists them); an unknown code suppresses nothing."},
 	{ID: "GWS1008", Group: GroupInput, Reason: ReasonPrunedField, Title: "Field of the experimental channel",
 		Help: "Install the experimental channel's CRDs and pass --channel experimental, or remove the field: the standard channel's API server drops it."},
+	{ID: "GWS1009", Group: GroupInput, Reason: ReasonLimitExceeded, Title: "Input over a limit",
+		Help: "Shrink the input, or raise --max-file-bytes or --max-total-bytes when the input really is that large; the API server's own limits (names, annotations) cannot be raised."},
+	{ID: "GWS1010", Group: GroupInput, Reason: ReasonNotRegularFile, Title: "Directory entry that is not a regular file",
+		Help: "Remove the device, FIFO or socket from the directory, or name it with -f if it is meant to be read."},
 
 	// Validation: values a conformant gateway rejects.
 	{ID: "GWS2001", Group: GroupValidation, Reason: "UnsupportedValue", Title: "Unsupported value",

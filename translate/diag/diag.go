@@ -164,6 +164,15 @@ const (
 	// ReasonPrunedField: a field of the experimental channel used under the
 	// standard one; the API server would prune it, and gwsim ignores it.
 	ReasonPrunedField = "PrunedField"
+	// ReasonLimitExceeded: input over one of the loader's resource limits
+	// (bytes per file or in total, alias expansion, nesting depth) or over
+	// a size the API server caps (name length, annotation size). An error:
+	// the input is not read, or the object is refused.
+	ReasonLimitExceeded = "LimitExceeded"
+	// ReasonNotRegularFile: a directory entry with a manifest's extension
+	// that is a device, FIFO or socket (or a link to one) and is skipped
+	// rather than read, since reading it might never end.
+	ReasonNotRegularFile = "NotRegularFile"
 )
 
 // IsAssumption reports whether a finding of this reason says gwsim
@@ -201,19 +210,60 @@ func (f Finding) String() string {
 	return b.String()
 }
 
-// Compare orders findings by object, field, reason and message, and only
-// then by source: the same manifests split across other files or in another
-// order list their findings in the same order.
+// Compare orders findings as a compiler lists them: by file, line,
+// object, reason (which stands for the finding's code), field and
+// message, then severity. Numbers within file names and messages compare
+// as numbers ("line 7" before "line 13", part-2.yaml before part-10.yaml),
+// so the order follows the input, not the digits' characters. Findings
+// without a source (assumptions, summaries) come first.
 func (f Finding) Compare(o Finding) int {
 	return cmp.Or(
-		f.Object.Compare(o.Object),
-		cmp.Compare(f.Field, o.Field),
-		cmp.Compare(f.Reason, o.Reason),
-		cmp.Compare(f.Message, o.Message),
-		cmp.Compare(f.Severity, o.Severity),
-		cmp.Compare(f.Source.File, o.Source.File),
+		NaturalCompare(f.Source.File, o.Source.File),
 		cmp.Compare(f.Source.Line, o.Source.Line),
+		f.Object.Compare(o.Object),
+		cmp.Compare(f.Reason, o.Reason),
+		NaturalCompare(f.Field, o.Field),
+		NaturalCompare(f.Message, o.Message),
+		cmp.Compare(f.Severity, o.Severity),
 	)
+}
+
+// NaturalCompare compares strings with each run of ASCII digits taken as
+// a number: "a9" < "a10". Runs that are equal as numbers but differ in
+// leading zeros, and otherwise equal strings, fall back to byte order, so
+// the order is total and consistent with ==.
+func NaturalCompare(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			ei, ej := digitsEnd(a, i), digitsEnd(b, j)
+			if c := compareNumbers(a[i:ei], b[j:ej]); c != 0 {
+				return c
+			}
+			i, j = ei, ej
+			continue
+		}
+		if a[i] != b[j] {
+			return cmp.Compare(a[i], b[j])
+		}
+		i, j = i+1, j+1
+	}
+	return cmp.Or(cmp.Compare(len(a)-i, len(b)-j), strings.Compare(a, b))
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func digitsEnd(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+// compareNumbers compares two runs of digits by value, however long.
+func compareNumbers(x, y string) int {
+	x, y = strings.TrimLeft(x, "0"), strings.TrimLeft(y, "0")
+	return cmp.Or(cmp.Compare(len(x), len(y)), strings.Compare(x, y))
 }
 
 // Sort sorts findings in place and drops exact duplicates.

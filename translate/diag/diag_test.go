@@ -23,13 +23,41 @@ func TestFindingString(t *testing.T) {
 	}
 }
 
-// TestSortIgnoresSourceFirst checks that findings order by object before
-// source, so splitting manifests across files does not reorder them.
-func TestSortIgnoresSourceFirst(t *testing.T) {
-	a := Finding{Object: ObjectRef{Kind: "Gateway", Namespace: "a", Name: "x"}, Source: Source{File: "z.yaml", Line: 9}}
-	b := Finding{Object: ObjectRef{Kind: "Gateway", Namespace: "b", Name: "x"}, Source: Source{File: "a.yaml", Line: 1}}
-	got := Sort([]Finding{b, a, a})
-	if want := []Finding{a, b}; !slices.Equal(got, want) {
-		t.Errorf("Sort = %v, want %v", got, want)
+// TestSort: findings order by file and line first, then object, with
+// numbers in file names and messages compared as numbers.
+func TestSort(t *testing.T) {
+	gw := ObjectRef{Kind: "Gateway", Namespace: "a", Name: "x"}
+	fs := []Finding{
+		{Source: Source{File: "a.yaml", Line: 1}, Message: "yaml: line 13: key already set"},
+		{Source: Source{File: "a.yaml", Line: 1}, Message: "yaml: line 7: key already set"},
+		{Source: Source{File: "part-10.yaml", Line: 1}, Object: gw},
+		{Source: Source{File: "part-2.yaml", Line: 9}, Object: gw},
+		{Source: Source{File: "part-2.yaml", Line: 10}, Object: gw},
+		{Message: "assumed"},
+		{Source: Source{File: "a.yaml", Line: 1}, Message: "yaml: line 7: key already set"},
+	}
+	want := []Finding{fs[5], fs[1], fs[0], fs[3], fs[4], fs[2]}
+	if got := Sort(fs); !slices.Equal(got, want) {
+		t.Errorf("Sort =\n%v\nwant\n%v", got, want)
+	}
+}
+
+func TestNaturalCompare(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"a", "b", -1}, {"a9", "a10", -1}, {"line 7: x", "line 13: x", -1},
+		{"x10y2", "x10y10", -1}, {"007", "7", -1}, {"7", "007", 1}, {"a", "a1", -1},
+		{"file-2.yaml", "file-10.yaml", -1}, {"99999999999999999999999", "100000000000000000000000", -1},
+		{"abc", "abc", 0}, {"1a", "a", -1},
+	}
+	for _, tt := range tests {
+		if got := NaturalCompare(tt.a, tt.b); got != tt.want {
+			t.Errorf("NaturalCompare(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+		if got := NaturalCompare(tt.b, tt.a); got != -tt.want {
+			t.Errorf("NaturalCompare(%q, %q) = %d, want %d (symmetry)", tt.b, tt.a, got, -tt.want)
+		}
 	}
 }
