@@ -157,13 +157,13 @@ func TestUsageErrors(t *testing.T) {
 func TestByteLimitFlags(t *testing.T) {
 	files := map[string]string{"gw.yaml": gatewayYAML}
 	got := runCLI(t, Env{}, files, "", "check", "-f", "@gw.yaml", "--max-file-bytes", "100")
-	want := "gw.yaml: error[GWS1008]: not read: larger than 100 bytes, the limit per input (--max-file-bytes)\n"
+	want := "gw.yaml: error[GWS1009]: not read: larger than 100 bytes, the limit per input (--max-file-bytes)\n"
 	if got.code != exitUsage || got.stderr != want {
 		t.Errorf("exit code = %d, stderr = %q; want %d, %q", got.code, got.stderr, exitUsage, want)
 	}
 	total := strconv.Itoa(len(gatewayYAML) + 1) // room for one copy, not two
 	got = runCLI(t, Env{}, files, "", "check", "-f", "@gw.yaml", "-f", "@gw.yaml", "--max-total-bytes", total, "--max-file-bytes=1Mi")
-	if got.code != exitUsage || !strings.Contains(got.stderr, "gw.yaml: error[GWS1008]: not read: with it, the inputs would hold more than "+total+" bytes in total") {
+	if got.code != exitUsage || !strings.Contains(got.stderr, "gw.yaml: error[GWS1009]: not read: with it, the inputs would hold more than "+total+" bytes in total") {
 		t.Errorf("exit code = %d, stderr = %q; want the total limit", got.code, got.stderr)
 	}
 }
