@@ -14,6 +14,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
+	corev1 "k8s.io/api/core/v1"
 	pb "sigs.k8s.io/gateway-api/conformance/echo-basic/grpcechoserver"
 	grpcutil "sigs.k8s.io/gateway-api/conformance/utils/grpc"
 
@@ -102,71 +103,77 @@ func (dp *dataPlane) grpcCall(rpc grpcRPC) *grpcutil.Response {
 	if err != nil {
 		return resp
 	}
-	conn := evaluate.EvaluateConnection(dp.model, evaluate.Connection{Gateway: gw, Port: int32(port), Protocol: "TCP"})
-	if conn.Outcome != evaluate.HTTPListener {
+	rnd := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	req := evaluate.GRPCCall(stripPort(rpc.authority), int32(port), grpcEchoService, rpc.method, rpc.metadata)
+	req.Gateway, req.Seed, req.Authority = gw, rnd.Int64(), rpc.authority
+	res := evaluate.Evaluate(dp.model, req)
+	if res.Status == 0 { // no HTTP answer: the connection fails
 		return resp
 	}
-	req := evaluate.GRPCCall(stripPort(rpc.authority), int32(port), grpcEchoService, rpc.method, rpc.metadata)
-	req.Gateway, req.Seed = gw, rand.Int64()
-	res := evaluate.Evaluate(dp.model, req)
-	headers := http.Header{"Content-Type": {"application/grpc"}}
-	resp.Code = grpcCode(evaluate.GRPCStatus(res))
-	if res.Outcome == evaluate.Routed {
-		resp.Code, resp.Response = dp.grpcForward(rpc, res)
+	answer := evaluate.Exchange(res, dp.grpcSender(rpc), rnd)
+	reply, _ := answer.Body.(*grpcReply)
+	switch {
+	case reply != nil:
+		resp.Code, resp.Response = reply.code, reply.response
+	case answer.Status == http.StatusOK && !answer.Local:
+		resp.Code = codes.Unknown // the HTTP echo answers JSON, which is no gRPC answer
+	default:
+		resp.Code = grpcCode(evaluate.GRPCStatusOfHTTP(answer.Status))
 	}
-	evaluate.ModifyHeaders(headers, res.ResponseHeaders)
+	headers := answer.Headers.Clone()
+	headers.Set("Content-Type", "application/grpc")
 	for name, values := range headers {
 		resp.Headers.Append(strings.ToLower(name), values...)
 	}
 	return resp
 }
 
-// grpcForward sends a routed call to one random endpoint of its backend.
-func (dp *dataPlane) grpcForward(rpc grpcRPC, res evaluate.Result) (codes.Code, *pb.EchoResponse) {
-	cl := dp.cluster(res.Gateway, res.Backend.Cluster)
-	if cl == nil || len(cl.Endpoints) == 0 || (cl.TLS != nil && cl.TLS.Invalid != "") {
-		return codes.Unavailable, nil
-	}
-	pod := dp.pods[cl.Endpoints[rand.IntN(len(cl.Endpoints))].Address]
-	if pod == nil {
-		return codes.Unavailable, nil
-	}
-	authority := res.Forwarded.Host
-	if authority == stripPort(rpc.authority) {
-		authority = rpc.authority // not rewritten: the authority goes on as sent
-	}
-	if podEnv(pod, "GRPC_ECHO_SERVER") == "" {
-		a := dp.procs.serve(pod, echoRequest{
-			path: res.Forwarded.Path, host: authority, method: http.MethodPost, proto: "HTTP/2.0",
-			headers: res.Forwarded.Headers, client: stripPort(rpc.address),
-		})
-		if a.reset {
-			return codes.Unavailable, nil
+// grpcReply is the answer of echo-basic's gRPC server.
+type grpcReply struct {
+	code     codes.Code
+	response *pb.EchoResponse
+}
+
+// grpcSender plays the echo Pods for the evaluator's attempts at backends.
+func (dp *dataPlane) grpcSender(rpc grpcRPC) evaluate.Send {
+	return func(t evaluate.Target) evaluate.Answer {
+		pod := dp.pods[t.Endpoint.Address]
+		if pod == nil {
+			return evaluate.Answer{Reset: true}
 		}
-		// The HTTP echo answers JSON; a 200 that is not application/grpc
-		// is UNKNOWN to a gRPC client, other statuses map as the gateway's.
-		return grpcCode(evaluate.GRPCStatus(evaluate.Result{Status: a.status})), nil
+		if podEnv(pod, "GRPC_ECHO_SERVER") == "" {
+			return dp.procs.serve(pod, echoRequest{
+				path: t.Request.Path, host: t.Request.Host, method: http.MethodPost, proto: "HTTP/2.0",
+				headers: t.Request.Headers, client: stripPort(rpc.address),
+			}).evaluated()
+		}
+		return evaluate.Answer{Status: http.StatusOK, Body: dp.grpcEcho(pod, rpc, t.Request)}
 	}
+}
+
+// grpcEcho answers a call as echo-basic's gRPC server in pod does: Echo
+// and EchoTwo with the assertions, any other method UNIMPLEMENTED.
+func (dp *dataPlane) grpcEcho(pod *corev1.Pod, rpc grpcRPC, fwd evaluate.ForwardedRequest) *grpcReply {
 	if rpc.method != "Echo" && rpc.method != "EchoTwo" {
-		return codes.Unimplemented, nil
+		return &grpcReply{code: codes.Unimplemented}
 	}
 	dp.procs.printf(pod, "Received over plaintext: ")
 	var md []*pb.Header
-	for name, values := range res.Forwarded.Headers {
+	for name, values := range fwd.Headers {
 		for _, v := range values {
 			md = append(md, &pb.Header{Key: strings.ToLower(name), Value: v})
 		}
 	}
-	md = append(md, &pb.Header{Key: ":authority", Value: authority})
-	return codes.OK, &pb.EchoResponse{Assertions: &pb.Assertions{
+	md = append(md, &pb.Header{Key: ":authority", Value: fwd.Host})
+	return &grpcReply{code: codes.OK, response: &pb.EchoResponse{Assertions: &pb.Assertions{
 		FullyQualifiedMethod: "/" + grpcEchoService + "/" + rpc.method,
 		Headers:              md,
-		Authority:            authority,
+		Authority:            fwd.Host,
 		Context: &pb.Context{
 			Namespace: podEnv(pod, "NAMESPACE"), Ingress: podEnv(pod, "INGRESS_NAME"),
 			ServiceName: podEnv(pod, "SERVICE_NAME"), Pod: podEnv(pod, "POD_NAME"),
 		},
-	}}
+	}}}
 }
 
 // grpcCode is the code of a gRPC status name ("UNIMPLEMENTED").

@@ -85,6 +85,14 @@ func answer(s *scene, t Trace) string {
 			return fmt.Sprintf("TLS handshake fails: no listener on port %d covers SNI %s, so there is no certificate to offer", s.req.Port, s.host)
 		}
 		return fmt.Sprintf("404 route_not_found (Envoy NR): no listener on port %d covers %s", s.req.Port, s.host)
+	case evaluate.Misdirected:
+		return fmt.Sprintf("421 Misdirected Request: %s", strings.TrimSuffix(res.Reason, ": 421 Misdirected Request"))
+	case evaluate.NoHealthyUpstream:
+		return fmt.Sprintf("503 from the gateway: %s", res.Reason)
+	case evaluate.ConnectionFailed:
+		return fmt.Sprintf("connection fails, no HTTP answer: %s", res.Reason)
+	case evaluate.Forwarded:
+		return res.Reason
 	case evaluate.NoGateway:
 		if s.noAddress {
 			return fmt.Sprintf("connection fails: no Gateway has address %s", s.req.Address)

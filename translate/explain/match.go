@@ -26,7 +26,7 @@ func (w *world) explainMatch(s *scene, t *Trace) {
 		fwd := s.res.Forwarded
 		t.Forwarded = &Forwarded{Host: fwd.Host, Path: fwd.Path, Headers: nonEmpty(fwd.Headers), Changes: changes(s.req.Request, fwd)}
 		for _, m := range s.res.Mirrors {
-			t.Mirrors = append(t.Mirrors, Mirror(m))
+			t.Mirrors = append(t.Mirrors, Mirror{Cluster: m.Cluster, Numerator: m.Numerator, Denominator: m.Denominator})
 		}
 	}
 	t.Location = s.res.Location
