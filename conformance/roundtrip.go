@@ -132,7 +132,7 @@ func (dp *dataPlane) roundTrip(req roundtripper.Request) (*roundtripper.Captured
 	if err != nil {
 		return nil, nil, err
 	}
-	c.gateway, _, err = dp.port(c.req.URL.Hostname(), c.port)
+	c.gateway, err = dp.gatewayAt(c.req.URL.Hostname())
 	switch {
 	case errors.Is(err, errRefused):
 		return nil, nil, c.refused()
@@ -164,10 +164,11 @@ func (dp *dataPlane) roundTrip(req roundtripper.Request) (*roundtripper.Captured
 	}
 	resp := evaluate.Exchange(res, dp.sender(c), rnd)
 	creq, cres := c.response(resp)
-	if res.Outcome == evaluate.Redirected {
-		loc, err := c.req.URL.Parse(res.Location)
+	if res.Outcome == evaluate.Redirected { // parsed as DefaultRoundTripper does
+		location := resp.Headers.Get("Location")
+		loc, err := c.req.URL.Parse(location)
 		if err != nil {
-			return nil, nil, c.fail(fmt.Errorf("bad Location %q: %w", res.Location, err))
+			return nil, nil, c.fail(fmt.Errorf("bad Location %q: %w", location, err))
 		}
 		cres.RedirectRequest = &roundtripper.RedirectRequest{Scheme: loc.Scheme, Host: loc.Hostname(), Port: loc.Port(), Path: loc.Path}
 	}

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -84,7 +83,7 @@ func (dp *dataPlane) upgrade(config *websocket.Config) (http.Handler, error) {
 		}
 		port = int32(n)
 	}
-	gw, _, err := dp.port(u.Hostname(), port)
+	gw, err := dp.gatewayAt(u.Hostname())
 	if err != nil {
 		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: err}
 	}
@@ -97,33 +96,17 @@ func (dp *dataPlane) upgrade(config *websocket.Config) (http.Handler, error) {
 		Scheme: "http", Host: u.Hostname(), Authority: u.Host, Port: port, Method: http.MethodGet, Path: u.RequestURI(),
 		Headers: headers, Gateway: gw, Seed: rnd.Int64(),
 	})
+	if res.Outcome == evaluate.NoGateway {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errRefused}
+	}
 	if res.Status == 0 { // no HTTP answer: the connection fails
 		return nil, fmt.Errorf("gwsim: %s: %w", res.Reason, io.EOF)
 	}
 	answer := evaluate.Exchange(res, dp.wsSender(u.Hostname()), rnd)
-	if h, ok := answer.Body.(http.Handler); ok && answer.Status == http.StatusSwitchingProtocols {
+	if h, ok := answer.Body.(http.Handler); ok && !answer.Local {
 		return h, nil
 	}
 	return nil, websocket.ErrBadStatus
-}
-
-// wsSender plays the echo Pods for an upgrade request: echo-basic's HTTP
-// server upgrades on /ws and answers anything else with its JSON echo.
-func (dp *dataPlane) wsSender(client string) evaluate.Send {
-	return func(t evaluate.Target) evaluate.Answer {
-		pod := dp.pods[t.Endpoint.Address]
-		if pod == nil {
-			return evaluate.Answer{Reset: true}
-		}
-		path, _, _ := strings.Cut(t.Request.Path, "?")
-		if podEnv(pod, "GRPC_ECHO_SERVER") != "" || strings.ReplaceAll(path, "//", "/") != "/ws" {
-			return dp.procs.serve(pod, echoRequest{path: t.Request.Path, host: t.Request.Host, method: http.MethodGet, proto: "HTTP/1.1", headers: t.Request.Headers, client: client}).evaluated()
-		}
-		return evaluate.Answer{Status: http.StatusSwitchingProtocols, Body: websocket.Handler(func(ws *websocket.Conn) {
-			dp.procs.printf(pod, "established websocket connection %s", ws.RemoteAddr())
-			_, _ = io.Copy(ws, ws)
-		})}
-	}
 }
 
 // oneConnListener accepts one connection and closes, so that
