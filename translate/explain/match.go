@@ -91,17 +91,11 @@ func sameRoute(a, b ir.Route) bool {
 func (w *world) backends(s *scene, bs []ir.WeightedBackend) []BackendStep {
 	o := s.res.Route.Origin
 	rt := w.routeOf(o)
-	var total int64
-	for _, b := range bs {
-		total += int64(b.Weight)
-	}
 	out := make([]BackendStep, 0, len(bs))
 	for i := range bs {
 		b := &bs[i]
 		step := BackendStep{Cluster: b.Cluster, Weight: b.Weight, Invalid: b.Invalid, Filters: b.Filters}
-		if total > 0 {
-			step.Percent = math.Round(float64(b.Weight)*10000/float64(total)) / 100
-		}
+		step.Percent = share(bs, b.Weight)
 		step.Chosen = s.res.Outcome == evaluate.Routed && s.res.Backend == b
 		if br, ok := rt.backendRef(o.Rule, i); ok {
 			ref := w.ref(br.ref)
@@ -165,4 +159,17 @@ func nonEmpty(h http.Header) http.Header {
 		return nil
 	}
 	return h
+}
+
+// share is a weight's percentage of the backends' total weight, to two
+// decimals; 0 when the total is 0.
+func share(bs []ir.WeightedBackend, weight int32) float64 {
+	var total int64
+	for _, b := range bs {
+		total += int64(b.Weight)
+	}
+	if total == 0 {
+		return 0
+	}
+	return math.Round(float64(weight)*10000/float64(total)) / 100
 }

@@ -245,7 +245,7 @@ func (w *world) vhostEntries(s *scene, pls []placement, onListener bool) []entry
 		switch {
 		case onListener && pl.vh.Hostname == s.res.VirtualHost:
 		case !evaluate.HostMatches(pl.vh.Hostname, s.req.Host):
-			host = []Miss{{Condition: CondHostname, Message: fmt.Sprintf("virtual host %s (listener %s) does not cover %s", pl.vh.Hostname, pl.vh.Listener, s.req.Host)}}
+			host = []Miss{{Condition: CondHostname, Message: fmt.Sprintf("virtual host %s (listener %s) does not cover %s%s", pl.vh.Hostname, pl.vh.Listener, s.req.Host, didYouMean(s.req.Host, pl.vh.Hostname))}}
 		case onListener:
 			host = []Miss{{Condition: CondHostname, Message: fmt.Sprintf(
 				"virtual host %s covers %s, but the more specific virtual host %s took the request (a request goes to one virtual host)",
