@@ -59,6 +59,7 @@ type explainFlags struct {
 	SNI      string
 	Address  string
 	GRPC     bool
+	KeepPath bool
 }
 
 // explainCommand is `gwsim explain URL`.
@@ -80,6 +81,7 @@ func explainCommand(streams Streams, env Env) *cobra.Command {
 	fs.IntVar(&flags.Port, "port", 0, "port the client connects to (default: the URL's, else 80 for http and 443 for https)")
 	fs.StringVar(&flags.SNI, "sni", "", "TLS server name the client sends (default: the URL's host, for https)")
 	fs.StringVar(&flags.Address, "address", "", "Gateway address the client connects to; picks the Gateway that has it")
+	fs.BoolVar(&flags.KeepPath, "no-normalize-path", false, "route the path as sent; by default it is normalised first (dot segments removed, slashes merged), as Envoy-based gateways do")
 	fs.BoolVar(&flags.GRPC, "grpc", false, "send the http(s) URL as a gRPC call: its path is /package.Service/Method")
 	return c
 }
@@ -131,7 +133,7 @@ func (e *explainFlags) run(c *cobra.Command, rawURL string, streams Streams, env
 // usage error.
 func (e *explainFlags) request(rawURL string) (explain.Request, error) {
 	r := routetest.Request{
-		URL: rawURL, Method: e.Method, SNI: e.SNI, Gateway: e.Gateway, Port: e.Port, Address: e.Address, GRPC: e.GRPC,
+		URL: rawURL, Method: e.Method, SNI: e.SNI, Gateway: e.Gateway, Port: e.Port, Address: e.Address, GRPC: e.GRPC, KeepPath: e.KeepPath,
 	}
 	for _, h := range e.Headers {
 		name, value, ok := strings.Cut(h, ":")

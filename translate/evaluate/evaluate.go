@@ -43,6 +43,9 @@ type Request struct {
 	// handshake (see Connection.ClientCertificate); nil assumes a
 	// certificate that verifies.
 	ClientCertificate *ClientCertificate
+	// KeepPath routes and forwards the path as sent, for gateways that do
+	// not normalise it (NormalizePath); by default it is normalised first.
+	KeepPath bool
 }
 
 // Outcome names why evaluation stopped.
@@ -80,6 +83,9 @@ type Result struct {
 	Status int
 	// Reason says why, for every outcome but Routed, in a sentence.
 	Reason string
+	// NormalizedPath is the request target routing matched and forwarded,
+	// when normalising the path changed it.
+	NormalizedPath string
 	// Connection is how the client's connection was taken (the connection
 	// stage of Evaluate), when the request's scheme is known.
 	Connection *ConnectionResult
@@ -108,9 +114,10 @@ type ForwardedRequest struct {
 	Headers http.Header
 }
 
-// Evaluate runs req through model: the connection (which Gateway and
-// listener take it, TLS or not: connection.go), then HTTP routing on the
-// listener that took it, then the matched rule's filters and action.
+// Evaluate runs req through model: the path normalised (unless KeepPath),
+// the connection (which Gateway and listener take it, TLS or not:
+// connection.go), then HTTP routing on the listener that took it, then the
+// matched rule's filters and action.
 func Evaluate(model ir.IR, req Request) Result {
 	if req.Method == "" {
 		req.Method = http.MethodGet
@@ -118,6 +125,20 @@ func Evaluate(model ir.IR, req Request) Result {
 	if req.Path == "" {
 		req.Path = "/"
 	}
+	var normalized string
+	if !req.KeepPath {
+		if p := NormalizePath(req.Path); p != req.Path {
+			normalized, req.Path = p, p
+		}
+	}
+	res := evaluate(model, req)
+	res.NormalizedPath = normalized
+	return res
+}
+
+// evaluate is Evaluate on a request with its defaults and its path as
+// routing sees it.
+func evaluate(model ir.IR, req Request) Result {
 	if req.Scheme != "" {
 		res, port, listener, ok := connect(model, req)
 		if !ok {

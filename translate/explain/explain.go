@@ -62,9 +62,13 @@ func Explain(in Input, req Request) Trace {
 		s.res = connect(in, s.req)
 	default:
 		s.res = evaluate.Evaluate(in.IR, s.req.Request)
+		if s.res.NormalizedPath != "" {
+			s.req.Path = s.res.NormalizedPath // what routing and near misses compare
+		}
 	}
 	w.locate(s)
 	t := Trace{Request: view(req), Outcome: s.res.Outcome, Status: s.res.Status, Notes: notes}
+	t.Request.NormalizedPath = s.res.NormalizedPath
 	if req.GRPC {
 		t.GRPCStatus = evaluate.GRPCStatus(s.res)
 	}

@@ -34,6 +34,8 @@ type Request struct {
 	Address string
 	// GRPC makes an http(s) URL a gRPC call, as the grpc:// scheme does.
 	GRPC bool
+	// KeepPath routes the path as sent, without normalising it.
+	KeepPath bool
 }
 
 // Header is one request header.
@@ -70,7 +72,7 @@ func (r Request) Build(namespace string) (explain.Request, error) {
 	}
 	req := explain.Request{Request: evaluate.Request{
 		Scheme: scheme, Host: strings.ToLower(u.Hostname()), Method: strings.ToUpper(r.Method),
-		Path: u.EscapedPath(), Headers: http.Header{}, SNI: r.SNI,
+		Path: u.EscapedPath(), Headers: http.Header{}, SNI: r.SNI, KeepPath: r.KeepPath,
 	}, Address: r.Address}
 	if req.Method == "" {
 		req.Method = http.MethodGet
