@@ -222,7 +222,7 @@ func backendLines(bs []explain.BackendStep) []string {
 		case b.BackendRef != nil && b.BackendRef.Source == "" && b.Invalid != "":
 			lines = append(lines, "  "+refString(*b.BackendRef)+": not in the input")
 		case b.BackendRef != nil:
-			lines = append(lines, "  "+refString(*b.BackendRef)+": "+endpointsString(b.Endpoints))
+			lines = append(lines, "  "+refString(*b.BackendRef)+": "+endpointsString(b.Endpoints, b.NoReadyEndpoints))
 		}
 	}
 	return lines
@@ -241,9 +241,12 @@ func backendName(b explain.BackendStep) string {
 	return name
 }
 
-func endpointsString(es []ir.Endpoint) string {
-	if len(es) == 0 {
-		return "no ready endpoints"
+func endpointsString(es []ir.Endpoint, noneReady bool) string {
+	switch {
+	case noneReady:
+		return "no ready endpoints in its EndpointSlices"
+	case len(es) == 0:
+		return "endpoints not in the input (assumed)"
 	}
 	out := make([]string, len(es))
 	for i, e := range es {

@@ -114,13 +114,23 @@ func Exchange(res Result, send Send, rnd *rand.Rand) Response {
 // local is an answer the gateway makes itself.
 func local(res Result, outcome Outcome, status int, reason string, attempts int) Response {
 	h := http.Header{}
+	if status != 0 {
+		h = GatewayHeaders(res)
+	}
+	return Response{Outcome: outcome, Status: status, Headers: h, Local: true, Reason: reason, Attempts: attempts}
+}
+
+// GatewayHeaders are the headers the gateway itself puts on the response
+// to a request it answered with res: a redirect's Location, the CORS
+// headers, and what the rule's response header filters set and add. A
+// backend's own headers come under them (Exchange).
+func GatewayHeaders(res Result) http.Header {
+	h := http.Header{}
 	if res.Outcome == Redirected {
 		h.Set("Location", res.Location)
 	}
-	if status != 0 {
-		finishHeaders(h, res)
-	}
-	return Response{Outcome: outcome, Status: status, Headers: h, Local: true, Reason: reason, Attempts: attempts}
+	finishHeaders(h, res)
+	return h
 }
 
 // finishHeaders applies the rule's response header changes and CORS

@@ -131,8 +131,10 @@ func (w *world) l4Backends(s *scene) []BackendStep {
 		b := &bs[i]
 		step := BackendStep{Cluster: b.Cluster, Weight: b.Weight, Invalid: b.Invalid, Chosen: conn.Backend == b}
 		step.Percent = share(bs, b.Weight)
-		if b.Cluster != "" && s.gw != nil {
-			step.Endpoints = clusterEndpoints(s.gw, b.Cluster)
+		if cl := clusterOf(s.gw, b.Cluster); cl != nil {
+			ns, name := splitName(cl.Service)
+			ref := w.objectRef("Service", ns, name)
+			step.BackendRef, step.Port, step.Endpoints, step.NoReadyEndpoints = &ref, cl.Port, cl.Endpoints, cl.NoReadyEndpoints
 		}
 		out = append(out, step)
 	}
@@ -190,4 +192,17 @@ func secretsByName(list []*corev1.Secret) map[string]*corev1.Secret {
 		out[s.Namespace+"/"+s.Name] = s
 	}
 	return out
+}
+
+// clusterOf returns gw's cluster of that name, nil if there is none.
+func clusterOf(gw *ir.Gateway, name string) *ir.Cluster {
+	if gw == nil {
+		return nil
+	}
+	for i := range gw.Clusters {
+		if gw.Clusters[i].Name == name {
+			return &gw.Clusters[i]
+		}
+	}
+	return nil
 }

@@ -86,6 +86,9 @@ func Explain(in Input, req Request) Trace {
 		w.explainMatch(s, &t)
 		t.CORS = corsStep(s)
 		t.Settings = settingsStep(s.res)
+		if h := evaluate.GatewayHeaders(s.res); len(h) > 0 {
+			t.GatewayHeaders = h
+		}
 	case isConnection(req.Scheme):
 		t.Backends = w.l4Backends(s)
 		t.NearMisses = w.l4NearMisses(s)
@@ -142,6 +145,7 @@ func view(req Request) RequestView {
 	}
 	if isConnection(req.Scheme) {
 		v.Method, v.Path = "", ""
+		return v // a connection has no method, path or headers
 	}
 	if len(req.Headers) > 0 {
 		v.Headers = req.Headers

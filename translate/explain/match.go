@@ -101,21 +101,12 @@ func (w *world) backends(s *scene, bs []ir.WeightedBackend) []BackendStep {
 			ref := w.ref(br.ref)
 			step.BackendRef, step.Port = &ref, br.port
 		}
-		if b.Cluster != "" {
-			step.Endpoints = clusterEndpoints(s.gw, b.Cluster)
+		if cl := clusterOf(s.gw, b.Cluster); cl != nil {
+			step.Endpoints, step.NoReadyEndpoints = cl.Endpoints, cl.NoReadyEndpoints
 		}
 		out = append(out, step)
 	}
 	return out
-}
-
-func clusterEndpoints(gw *ir.Gateway, name string) []ir.Endpoint {
-	for _, c := range gw.Clusters {
-		if c.Name == name {
-			return c.Endpoints
-		}
-	}
-	return nil
 }
 
 // changes lists what the filters did to the request: host and path

@@ -46,7 +46,11 @@ type Trace struct {
 	Location string `json:"location,omitempty"`
 	// ResponseHeaders are the response header changes the route makes.
 	ResponseHeaders *ir.HeaderModifier `json:"responseHeaders,omitempty"`
-	Mirrors         []Mirror           `json:"mirrors,omitempty"`
+	// GatewayHeaders are the headers the gateway puts on the response
+	// (evaluate.GatewayHeaders): Location, CORS, and what response header
+	// filters set and add; the backend's own come on top.
+	GatewayHeaders http.Header `json:"gatewayHeaders,omitempty"`
+	Mirrors        []Mirror    `json:"mirrors,omitempty"`
 	// CORS is the CORS filter's answer to a request with an Origin.
 	CORS *CORSStep `json:"cors,omitempty"`
 	// Settings are the rule's and the backend's settings that govern a
@@ -228,7 +232,11 @@ type BackendStep struct {
 	// Port is the backendRef's port.
 	Port      int32         `json:"port,omitempty"`
 	Endpoints []ir.Endpoint `json:"endpoints,omitempty"`
-	Filters   []ir.Filter   `json:"filters,omitempty"`
+	// NoReadyEndpoints is set when the input's EndpointSlices list no
+	// ready endpoint for it; without EndpointSlices in the input, no
+	// endpoints are listed and gwsim assumes the cluster has some.
+	NoReadyEndpoints bool        `json:"noReadyEndpoints,omitempty"`
+	Filters          []ir.Filter `json:"filters,omitempty"`
 }
 
 // Mirror is one copy of the forwarded request: the cluster and the share

@@ -64,8 +64,8 @@ func Run(in explain.Input, s Suite, opts Options) Report {
 			r.Failed++
 			res.Trace = &t
 		}
-		if t.Route != nil {
-			exercised[keyOf(*t.Route)] = true
+		if r := routeOf(t); r != nil {
+			exercised[keyOf(*r)] = true
 		}
 		r.Tests = append(r.Tests, res)
 	}
