@@ -88,7 +88,7 @@ type Result struct {
 	NormalizedPath string
 	// Connection is how the client's connection was taken (the connection
 	// stage of Evaluate), when the request's scheme is known.
-	Connection *ConnectionResult
+	Connection  *ConnectionResult
 	Gateway     string
 	Listener    string
 	VirtualHost string
