@@ -43,3 +43,23 @@ func TestFirstSegments(t *testing.T) {
 		}
 	}
 }
+
+func TestInGRPCTerms(t *testing.T) {
+	tests := []struct {
+		key  grpcKey
+		path string
+		want string
+	}{
+		{grpcKey{"shop.v1.Orders", "Get"}, "/shop.v1.Orders/List", "method Get required; the call is to List"},
+		{grpcKey{"shop.v1.Orders", "Get"}, "/shop.v1.Order/Get", "service shop.v1.Orders required; the call is to shop.v1.Order (did you mean shop.v1.Orders?)"},
+		{grpcKey{"", "Check"}, "/grpc.health.v1.Health/Chek", "method Check required; the call is to Chek (did you mean Check?)"},
+		{grpcKey{}, "/a/b", "unchanged"},
+	}
+	for _, tt := range tests {
+		misses := []Miss{{Condition: CondPath, Message: "unchanged"}, {Condition: CondHostname, Message: "host"}}
+		inGRPCTerms(misses, tt.key, tt.path)
+		if misses[0].Message != tt.want || misses[1].Message != "host" {
+			t.Errorf("inGRPCTerms(%+v, %q) = %q, %q; want %q", tt.key, tt.path, misses[0].Message, misses[1].Message, tt.want)
+		}
+	}
+}
