@@ -25,8 +25,15 @@ path, method, header, query parameter), the listeners on the port whose
 hostname does not cover the request, and routes whose Gateway does not
 exist or is not accepted.
 
-The URL's scheme picks the default port (80, 443) and, for https, the SNI
-(the URL's host). The flags are curl's where curl has one.
+The URL's scheme says what the client sends: http and https a request
+(https with the URL's host as SNI), grpc and grpcs a gRPC call to the
+/package.Service/Method of the URL's path (or --grpc with an http(s)
+URL), tcp, udp and tls a connection that TCPRoutes, UDPRoutes and
+TLSRoutes take (tls with the URL's host as SNI). A request whose scheme
+does not fit the listener (plaintext to an HTTPS or TLS port, TLS to an
+HTTP port) fails its connection, as it would on the wire. The default
+port is 80 for http and grpc, 443 for https, grpcs and tls; tcp and udp
+need one. The flags are curl's where curl has one.
 
 Exit codes:
   0  a route rule took the request and answers without an error
@@ -38,7 +45,10 @@ Exit codes:
 const explainExample = `  gwsim explain -f manifests/ https://shop.example.com/cart?id=1
   gwsim explain -f manifests/ -X POST -H 'Accept: application/json' https://shop.example.com/api/orders
   gwsim explain -f manifests/ --gateway infra/web --port 8443 --sni shop.example.com https://10.0.0.1/
-  gwsim explain -f manifests/ -o json http://shop.example.com/old`
+  gwsim explain -f manifests/ -o json http://shop.example.com/old
+  gwsim explain -f manifests/ grpc://grpc.example.com/pkg.Service/Method
+  gwsim explain -f manifests/ tls://db.example.com:5432
+  gwsim explain -f manifests/ tcp://10.0.0.1:5432`
 
 // explainFlags are the flags of `gwsim explain` beyond the shared ones.
 type explainFlags struct {
@@ -49,6 +59,8 @@ type explainFlags struct {
 	Port     int
 	SNI      string
 	Address  string
+	GRPC     bool
+	KeepPath bool
 }
 
 // explainCommand is `gwsim explain URL`.
@@ -70,6 +82,8 @@ func explainCommand(streams Streams, env Env) *cobra.Command {
 	fs.IntVar(&flags.Port, "port", 0, "port the client connects to (default: the URL's, else 80 for http and 443 for https)")
 	fs.StringVar(&flags.SNI, "sni", "", "TLS server name the client sends (default: the URL's host, for https)")
 	fs.StringVar(&flags.Address, "address", "", "Gateway address the client connects to; picks the Gateway that has it")
+	fs.BoolVar(&flags.KeepPath, "no-normalize-path", false, "route the path as sent; by default it is normalised first (dot segments removed, slashes merged), as Envoy-based gateways do")
+	fs.BoolVar(&flags.GRPC, "grpc", false, "send the http(s) URL as a gRPC call: its path is /package.Service/Method")
 	return c
 }
 
@@ -120,7 +134,7 @@ func (e *explainFlags) run(c *cobra.Command, rawURL string, streams Streams, env
 // usage error.
 func (e *explainFlags) request(rawURL string) (explain.Request, error) {
 	r := routetest.Request{
-		URL: rawURL, Method: e.Method, SNI: e.SNI, Gateway: e.Gateway, Port: e.Port, Address: e.Address,
+		URL: rawURL, Method: e.Method, SNI: e.SNI, Gateway: e.Gateway, Port: e.Port, Address: e.Address, GRPC: e.GRPC, KeepPath: e.KeepPath,
 	}
 	for _, h := range e.Headers {
 		name, value, ok := strings.Cut(h, ":")

@@ -29,6 +29,9 @@ func renderExplain(w io.Writer, f format, t explain.Trace) error {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "Answer: %s\n", t.Answer)
+	if t.GRPCStatus != "" {
+		fmt.Fprintf(&b, "gRPC status: %s\n", t.GRPCStatus)
+	}
 	writeNearMisses(&b, t.NearMisses)
 	for _, n := range t.Notes {
 		fmt.Fprintf(&b, "\nNote: %s\n", n)
@@ -50,7 +53,21 @@ func writeExplainRequest(b *strings.Builder, r explain.RequestView) {
 	if r.Address != "" {
 		notes = append(notes, "address "+r.Address)
 	}
-	fmt.Fprintf(b, "Request: %s %s://%s%s", r.Method, r.Scheme, host, r.Path)
+	switch {
+	case r.Method == "": // a connection
+		fmt.Fprintf(b, "Connection: %s://%s:%d", r.Scheme, r.Host, r.Port)
+	case r.GRPC:
+		scheme := "grpc"
+		if r.Scheme == "https" {
+			scheme = "grpcs"
+		}
+		fmt.Fprintf(b, "gRPC call: %s://%s%s", scheme, host, r.Path)
+	default:
+		fmt.Fprintf(b, "Request: %s %s://%s%s", r.Method, r.Scheme, host, r.Path)
+	}
+	if r.NormalizedPath != "" {
+		notes = append(notes, "path normalised to "+r.NormalizedPath)
+	}
 	if len(notes) > 0 {
 		fmt.Fprintf(b, " (%s)", strings.Join(notes, ", "))
 	}
@@ -78,6 +95,9 @@ func explainSteps(t explain.Trace) [][]string {
 	if l := t.Listener; l != nil {
 		steps = append(steps, listenerLines(t, *l))
 	}
+	if c := t.Connection; c != nil {
+		steps = append(steps, connectionLines(*c))
+	}
 	if t.VirtualHost != "" {
 		steps = append(steps, []string{"Virtual host " + t.VirtualHost})
 	}
@@ -89,6 +109,12 @@ func explainSteps(t explain.Trace) [][]string {
 	}
 	if t.Location != "" {
 		steps = append(steps, []string{fmt.Sprintf("Redirect %d, Location: %s", t.Status, t.Location)})
+	}
+	if c := t.CORS; c != nil {
+		steps = append(steps, corsLines(*c))
+	}
+	if p := t.Settings; p != nil {
+		steps = append(steps, settingsLines(*p))
 	}
 	if len(t.Backends) > 0 {
 		steps = append(steps, backendLines(t.Backends))
@@ -102,8 +128,11 @@ func listenerLines(t explain.Trace, l explain.ListenerStep) []string {
 		host = "hostname " + l.Hostname
 	}
 	by := "host " + t.Request.Host
-	if l.By == "sni" {
+	switch l.By {
+	case "sni":
 		by = "SNI " + t.Request.SNI
+	case "port":
+		by = "the connection"
 	}
 	head := fmt.Sprintf("Listener %s (%d/%s, %s) takes %s", l.Name, l.Port, l.Protocol, host, by)
 	if l.Object.Kind != "Gateway" {
@@ -122,7 +151,7 @@ func routeLines(r explain.RouteStep, losers []explain.Loser) []string {
 		lines = append(lines, "also matched, lost on precedence:")
 	}
 	for _, l := range losers {
-		lines = append(lines, "- "+routeStepString(l.RouteStep), "  decided by "+l.DecidedBy)
+		lines = append(lines, "- "+routeStepString(l.RouteStep), "  decided by "+l.DecidedBy.Message)
 	}
 	return lines
 }
@@ -193,7 +222,7 @@ func backendLines(bs []explain.BackendStep) []string {
 		case b.BackendRef != nil && b.BackendRef.Source == "" && b.Invalid != "":
 			lines = append(lines, "  "+refString(*b.BackendRef)+": not in the input")
 		case b.BackendRef != nil:
-			lines = append(lines, "  "+refString(*b.BackendRef)+": "+endpointsString(b.Endpoints))
+			lines = append(lines, "  "+refString(*b.BackendRef)+": "+endpointsString(b.Endpoints, b.NoReadyEndpoints))
 		}
 	}
 	return lines
@@ -212,9 +241,12 @@ func backendName(b explain.BackendStep) string {
 	return name
 }
 
-func endpointsString(es []ir.Endpoint) string {
-	if len(es) == 0 {
-		return "no ready endpoints"
+func endpointsString(es []ir.Endpoint, noneReady bool) string {
+	switch {
+	case noneReady:
+		return "no ready endpoints in its EndpointSlices"
+	case len(es) == 0:
+		return "endpoints not in the input (assumed)"
 	}
 	out := make([]string, len(es))
 	for i, e := range es {

@@ -37,6 +37,7 @@ type testFlags struct {
 	Cases     string
 	Coverage  bool
 	FailUnder float64
+	KeepPath  bool
 }
 
 // testCommand is `gwsim test --cases FILE`.
@@ -54,6 +55,7 @@ func testCommand(streams Streams, env Env) *cobra.Command {
 	fs := c.Flags()
 	fs.StringVar(&flags.Cases, "cases", "", "route table test file (YAML)")
 	fs.BoolVar(&flags.Coverage, "coverage", false, "report the route rules and matches no test exercised")
+	fs.BoolVar(&flags.KeepPath, "no-normalize-path", false, "route paths as sent; by default they are normalised first (dot segments removed, slashes merged), as Envoy-based gateways do")
 	fs.Float64Var(&flags.FailUnder, "fail-under", 0, "fail when fewer than this percentage of route matches are exercised (implies --coverage)")
 	return c
 }
@@ -78,7 +80,7 @@ func (t *testFlags) run(c *cobra.Command, streams Streams, env Env) error {
 		return err
 	}
 	in := explain.NewInput(out.Result.Output, out.Result.Objects, out.Sources)
-	report := routetest.Run(in, suite, routetest.Options{Coverage: t.Coverage, FailUnder: t.FailUnder})
+	report := routetest.Run(in, suite, routetest.Options{Coverage: t.Coverage, FailUnder: t.FailUnder, KeepPath: t.KeepPath})
 	if err := renderTestReport(streams.Out, f, report); err != nil {
 		return err
 	}

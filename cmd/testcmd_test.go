@@ -115,7 +115,7 @@ func TestTestJSON(t *testing.T) {
 // in compiler format, and nothing is run.
 func TestCasesFileProblems(t *testing.T) {
 	got := runCLI(t, Env{}, testFiles(), "", "test", "-f", "@all.yaml", "--cases", "@malformed.yaml")
-	want := "malformed.yaml:4: error: tests[0].expect.satus: unknown field (valid: status, location, route, backend, backends, path, host, headers)\n"
+	want := "malformed.yaml:4: error: tests[0].expect.satus: unknown field (valid: outcome, status, location, route, backend, backends, path, host, headers, responseHeaders)\n"
 	if got.stdout != "" || got.stderr != want || got.code != exitUsage {
 		t.Errorf("exit %d\nstdout %q\nstderr %q\nwant exit 2, stderr %q", got.code, got.stdout, got.stderr, want)
 	}

@@ -8,53 +8,43 @@ import (
 	"errors"
 	"fmt"
 
-	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
-
+	"github.com/gwsim/gwsim/translate/evaluate"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
-// handshake plays the parts of a TLS handshake with an HTTPS listener
-// that decide whether it succeeds. The server certificate is not checked
-// (see RoundTripper). A listener with frontend validation (the Gateway's
-// spec.tls.frontend, in the IR) asks for a client certificate, naming its
-// CAs, as Envoy does with a validation context:
+// clientCertificate plays the client's side of a TLS handshake with the
+// listener that the evaluator says takes c's SNI, when that listener asks
+// for a client certificate (the Gateway's spec.tls.frontend), naming its
+// CAs, as Envoy does with a validation context; nil when it does not ask.
+// The server certificate is not checked (see RoundTripper).
 //   - the client answers through Request.GetClientCertificateHook; a
 //     client without one sends no certificate, as crypto/tls does;
-//   - the certificate must verify against the listener's CA bundles
-//     (crypto/x509, for client authentication), and the client must hold
-//     its private key (the CertificateVerify message proves it);
-//   - in AllowValidOnly mode a missing or unverified certificate fails the
-//     handshake, with the alert a client reports; AllowInsecureFallback
-//     accepts the connection anyway.
+//   - crypto/x509 verifies the certificate against the listener's CA
+//     bundles (for client authentication), and the client must hold its
+//     private key (the CertificateVerify message proves it).
 //
-// A TLS client that reaches an HTTP listener (whose port also has TLS
-// listeners) gets an HTTP answer to its ClientHello, which it reports as
-// a failed handshake.
-func (dp *dataPlane) handshake(c *call, listener string) error {
-	if c.listenerProtocol(listener) != string(gwv1.HTTPSProtocolType) {
-		return errors.New("tls: first record does not look like a TLS handshake")
+// What the gateway does with the verdict (AllowValidOnly refuses,
+// AllowInsecureFallback accepts) is the evaluator's decision. An error is
+// a hook that fails or a CA bundle that cannot be read.
+func (dp *dataPlane) clientCertificate(c *call) (*evaluate.ClientCertificate, error) {
+	conn := evaluate.EvaluateConnection(dp.model, evaluate.Connection{Gateway: c.gateway, Port: c.port, Protocol: "TLS", SNI: c.sni})
+	v := conn.ClientValidation
+	if v == nil {
+		return nil, nil
 	}
-	t := tlsSettings(c.listeners, listener)
-	if t == nil || t.FrontendValidation == nil {
-		return nil
-	}
-	v := t.FrontendValidation
 	roots, subjects, err := dp.caPool(v.CACertificates)
 	if err != nil {
-		return fmt.Errorf("gwsim: listener %s: %w", listener, err)
+		return nil, fmt.Errorf("gwsim: listener %s: %w", conn.Listener, err)
 	}
 	var cert *tls.Certificate
 	if hook := c.req.GetClientCertificateHook; hook != nil {
 		cert, err = hook(&tls.CertificateRequestInfo{AcceptableCAs: subjects, Version: tls.VersionTLS13})
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
 	alert, why := verifyClientCertificate(cert, roots)
-	if alert == "" || v.Mode == string(gwv1.AllowInsecureFallback) {
-		return nil
-	}
-	return fmt.Errorf("remote error: tls: %s (gwsim: listener %s validates client certificates: %s)", alert, listener, why)
+	return &evaluate.ClientCertificate{Verified: alert == "", Alert: alert, Why: why}, nil
 }
 
 // verifyClientCertificate checks cert as a server that requires a client
@@ -127,13 +117,4 @@ func (dp *dataPlane) caPool(bundles []ir.CACertificate) (*x509.CertPool, [][]byt
 		}
 	}
 	return pool, subjects, nil
-}
-
-func (c *call) listenerProtocol(name string) string {
-	for _, l := range c.listeners.Listeners {
-		if l.Name == name {
-			return l.Protocol
-		}
-	}
-	return ""
 }

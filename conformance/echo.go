@@ -13,6 +13,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/gateway-api/conformance/utils/roundtripper"
+
+	"github.com/gwsim/gwsim/translate/evaluate"
 )
 
 // echoPods is the state of the cluster's running echo-basic processes
@@ -102,6 +104,17 @@ type echoAnswer struct {
 	// reset is set when the Pod aborts the connection instead of
 	// answering (the retry simulation without ?responseCode=).
 	reset bool
+	// delay is how long the Pod waits before answering (?delay=).
+	delay time.Duration
+}
+
+// evaluated is the answer as the evaluator's Exchange takes it.
+func (a echoAnswer) evaluated() evaluate.Answer {
+	out := evaluate.Answer{Status: a.status, Headers: a.headers, Reset: a.reset, Latency: a.delay}
+	if a.body != nil {
+		out.Body = a.body
+	}
+	return out
 }
 
 // statusPath is echo-basic's /status/NNN handler, which answers NNN.
@@ -118,8 +131,27 @@ var statusPath = regexp.MustCompile(`^/status/(\d\d\d)$`)
 //     POD_NAME environment, its HTTP_PORT), the response headers that
 //     X-Echo-Set-Header asks for, and Content-Type.
 //
-// ?delay= is not waited for (see timedOut).
+// ?delay= is not waited for: the answer says how long it would take, and
+// the evaluator decides whether the gateway's timeout runs out first.
 func (p *echoPods) serve(pod *corev1.Pod, e echoRequest) echoAnswer {
+	a := p.answer(pod, e)
+	a.delay = echoDelay(e.path)
+	return a
+}
+
+// echoDelay is the ?delay= of a request target, 0 without one.
+func echoDelay(target string) time.Duration {
+	_, query, _ := strings.Cut(target, "?")
+	q, _ := url.ParseQuery(query)
+	d, err := time.ParseDuration(q.Get("delay"))
+	if err != nil {
+		return 0
+	}
+	return d
+}
+
+// answer is serve's answer without the delay.
+func (p *echoPods) answer(pod *corev1.Pod, e echoRequest) echoAnswer {
 	path, query, _ := strings.Cut(e.path, "?")
 	path = strings.ReplaceAll(path, "//", "/") // echo-basic's preserveSlashes
 	switch {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
-	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,7 +13,6 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
-	pb "sigs.k8s.io/gateway-api/conformance/echo-basic/grpcechoserver"
 	grpcutil "sigs.k8s.io/gateway-api/conformance/utils/grpc"
 
 	"github.com/gwsim/gwsim/translate/evaluate"
@@ -98,75 +96,32 @@ func (dp *dataPlane) grpcCall(rpc grpcRPC) *grpcutil.Response {
 	if err != nil {
 		return resp
 	}
-	gw, _, err := dp.port(host, int32(port))
+	gw, err := dp.gatewayAt(host)
 	if err != nil {
 		return resp
 	}
-	conn := evaluate.EvaluateConnection(dp.model, evaluate.Connection{Gateway: gw, Port: int32(port), Protocol: "TCP"})
-	if conn.Outcome != evaluate.HTTPListener {
+	rnd := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	req := evaluate.GRPCCall(stripPort(rpc.authority), int32(port), grpcEchoService, rpc.method, rpc.metadata)
+	req.Gateway, req.Seed, req.Authority = gw, rnd.Int64(), rpc.authority
+	res := evaluate.Evaluate(dp.model, req)
+	if res.Status == 0 { // no HTTP answer: the connection fails
 		return resp
 	}
-	req := evaluate.GRPCCall(stripPort(rpc.authority), int32(port), grpcEchoService, rpc.method, rpc.metadata)
-	req.Gateway, req.Seed = gw, rand.Int64()
-	res := evaluate.Evaluate(dp.model, req)
-	headers := http.Header{"Content-Type": {"application/grpc"}}
-	resp.Code = grpcCode(evaluate.GRPCStatus(res))
-	if res.Outcome == evaluate.Routed {
-		resp.Code, resp.Response = dp.grpcForward(rpc, res)
+	answer := evaluate.Exchange(res, dp.grpcSender(rpc), rnd)
+	reply, _ := answer.Body.(*grpcReply)
+	if reply != nil {
+		resp.Code, resp.Response = reply.code, reply.response
+	} else {
+		// The gateway's own answer, or the HTTP echo's JSON (a 200 that
+		// is no gRPC answer is UNKNOWN to a gRPC client).
+		resp.Code = grpcCode(evaluate.GRPCStatusOfHTTP(answer.Status))
 	}
-	evaluate.ModifyHeaders(headers, res.ResponseHeaders)
+	headers := answer.Headers.Clone()
+	headers.Set("Content-Type", "application/grpc")
 	for name, values := range headers {
 		resp.Headers.Append(strings.ToLower(name), values...)
 	}
 	return resp
-}
-
-// grpcForward sends a routed call to one random endpoint of its backend.
-func (dp *dataPlane) grpcForward(rpc grpcRPC, res evaluate.Result) (codes.Code, *pb.EchoResponse) {
-	cl := dp.cluster(res.Gateway, res.Backend.Cluster)
-	if cl == nil || len(cl.Endpoints) == 0 || (cl.TLS != nil && cl.TLS.Invalid != "") {
-		return codes.Unavailable, nil
-	}
-	pod := dp.pods[cl.Endpoints[rand.IntN(len(cl.Endpoints))].Address]
-	if pod == nil {
-		return codes.Unavailable, nil
-	}
-	authority := res.Forwarded.Host
-	if authority == stripPort(rpc.authority) {
-		authority = rpc.authority // not rewritten: the authority goes on as sent
-	}
-	if podEnv(pod, "GRPC_ECHO_SERVER") == "" {
-		a := dp.procs.serve(pod, echoRequest{
-			path: res.Forwarded.Path, host: authority, method: http.MethodPost, proto: "HTTP/2.0",
-			headers: res.Forwarded.Headers, client: stripPort(rpc.address),
-		})
-		if a.reset {
-			return codes.Unavailable, nil
-		}
-		// The HTTP echo answers JSON; a 200 that is not application/grpc
-		// is UNKNOWN to a gRPC client, other statuses map as the gateway's.
-		return grpcCode(evaluate.GRPCStatus(evaluate.Result{Status: a.status})), nil
-	}
-	if rpc.method != "Echo" && rpc.method != "EchoTwo" {
-		return codes.Unimplemented, nil
-	}
-	dp.procs.printf(pod, "Received over plaintext: ")
-	var md []*pb.Header
-	for name, values := range res.Forwarded.Headers {
-		for _, v := range values {
-			md = append(md, &pb.Header{Key: strings.ToLower(name), Value: v})
-		}
-	}
-	md = append(md, &pb.Header{Key: ":authority", Value: authority})
-	return codes.OK, &pb.EchoResponse{Assertions: &pb.Assertions{
-		FullyQualifiedMethod: "/" + grpcEchoService + "/" + rpc.method,
-		Headers:              md,
-		Authority:            authority,
-		Context: &pb.Context{
-			Namespace: podEnv(pod, "NAMESPACE"), Ingress: podEnv(pod, "INGRESS_NAME"),
-			ServiceName: podEnv(pod, "SERVICE_NAME"), Pod: podEnv(pod, "POD_NAME"),
-		},
-	}}
 }
 
 // grpcCode is the code of a gRPC status name ("UNIMPLEMENTED").

@@ -99,58 +99,22 @@ func newDataPlane(world *offline.Result, pods []corev1.Pod, procs *echoPods) *da
 	return dp
 }
 
-// port finds the Gateway with the address host and its IR port, or says
-// why a connection to host:port fails: a host name that is no Gateway's
-// address fails its DNS lookup; an address no Gateway holds, or a port it
-// does not listen on, refuses the connection.
-func (dp *dataPlane) port(host string, port int32) (gateway string, l *ir.Listener, err error) {
+// gatewayAt finds the Gateway ("namespace/name") whose address is host,
+// or says why a connection to host fails: a host name that is no Gateway's
+// address fails its DNS lookup, and an address no Gateway holds refuses
+// the connection. Whether the Gateway listens on the port is the
+// evaluator's answer (NoGateway).
+func (dp *dataPlane) gatewayAt(host string) (string, error) {
 	gw, ok := dp.gateways[host]
 	if !ok {
 		if net.ParseIP(host) == nil {
-			return "", nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+			return "", &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 		}
-		return "", nil, errRefused
+		return "", errRefused
 	}
-	for gi := range dp.model.Gateways {
-		g := &dp.model.Gateways[gi]
-		if g.Name != gw {
-			continue
-		}
-		for li := range g.Listeners {
-			if g.Listeners[li].Port == port {
-				return gw, &g.Listeners[li], nil
-			}
-		}
-	}
-	return "", nil, errRefused
+	return gw, nil
 }
 
 // errRefused marks a connection that nothing accepts; callers turn it
 // into the error their client would report.
 var errRefused = errors.New("connection refused")
-
-// cluster returns the gateway's IR cluster of that name.
-func (dp *dataPlane) cluster(gateway, name string) *ir.Cluster {
-	for gi := range dp.model.Gateways {
-		g := &dp.model.Gateways[gi]
-		if g.Name != gateway {
-			continue
-		}
-		for ci := range g.Clusters {
-			if g.Clusters[ci].Name == name {
-				return &g.Clusters[ci]
-			}
-		}
-	}
-	return nil
-}
-
-// tlsSettings returns the TLS settings of a listener on a port.
-func tlsSettings(l *ir.Listener, listener string) *ir.TLS {
-	for i := range l.TLS {
-		if l.TLS[i].Listener == listener {
-			return &l.TLS[i]
-		}
-	}
-	return nil
-}

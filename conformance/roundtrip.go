@@ -11,54 +11,39 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
-	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/gateway-api/conformance/utils/roundtripper"
 
 	"github.com/gwsim/gwsim/translate/evaluate"
-	"github.com/gwsim/gwsim/translate/ir"
 )
 
-// RoundTripper is the suite's roundtripper.RoundTripper over a Network: it
-// answers each request from gwsim's evaluator (evaluate.EvaluateConnection
-// for the connection, evaluate.Evaluate for the request) run against the
-// cluster's settled IR, never from what the test expects. It plays the
-// network, the gateway's data plane and the echo-basic backends:
-//   - the request's host:port is the Gateway whose status.addresses holds
-//     the host (no port: 80 for http, 443 for https); an address no Gateway
-//     holds, or a port the Gateway does not listen on, is a refused
-//     connection, and a host name that is no Gateway's address a failed DNS
-//     lookup, both returned as errors like http.Client's;
-//   - an https request (URL scheme https, or Protocol HTTPS or H2) opens
-//     with a ClientHello whose SNI is ServerName (the Host when empty): the
-//     SNI picks the listener. A TLS listener forwards the stream to its
-//     TLSRoute's backend; an HTTPS listener terminates TLS, asking for a
-//     client certificate when it validates them (clientcert.go), and the
-//     request is routed, with a 421 when its Host belongs to another
-//     listener than the SNI's (misdirected request, as Envoy-based gateways
-//     answer). No listener for the SNI closes the connection (an error);
-//   - a plain request to a port whose listeners expect TLS is an error; one
-//     to a TCP listener is forwarded as bytes to its TCPRoute's backend;
-//   - a routed request reaches one random endpoint of the backend the
-//     evaluator picked with a random seed (so weights show as a
-//     distribution), and the Pod with that IP answers as echo-basic does
-//     (echo.go); the route's response header modifier and CORS headers then
-//     apply. A rule's retry policy retries a reset or a listed status, on a
-//     random endpoint each time. Each mirror gets a copy of the forwarded
-//     request for its share of requests, on one random endpoint, whose Pod
-//     logs it as echo-basic does;
-//   - the gateway answers itself when no route matches (404), with a
-//     rule's direct response (500 for invalid backends), a redirect (3xx,
-//     Location and RedirectRequest as DefaultRoundTripper parses them), a
-//     CORS preflight (204), a backend without endpoints or whose
-//     BackendTLSPolicy is invalid (503, Envoy's "no healthy upstream"), an
-//     endpoint no Pod answers for or a connection reset (503), and a
-//     timeout shorter than the echo's ?delay= (504).
+// RoundTripper is the suite's roundtripper.RoundTripper over a Network. It
+// is a thin adapter: every answer the gateway gives comes from gwsim's
+// evaluator run against the cluster's settled IR (evaluate.Evaluate for the
+// connection and the request, evaluate.Exchange for what happens at the
+// backend), never from the harness and never from what the test expects;
+// adapter_test.go fails when an adapter file decides a status, a header or
+// a backend itself. The harness plays only what is not the gateway:
+//   - the network: the request's host:port is the Gateway whose
+//     status.addresses holds the host (no port: 80 for http, 443 for
+//     https); an address no Gateway holds, or a port the Gateway does not
+//     listen on, is a refused connection, and a host name that is no
+//     Gateway's address a failed DNS lookup, both returned as errors like
+//     http.Client's. An outcome without an HTTP status (a failed TLS
+//     handshake, a plain request to TLS listeners) closes the connection;
+//   - the client: an https request (URL scheme https, or Protocol HTTPS or
+//     H2) sends ServerName (the Host when empty) as its SNI and, when the
+//     listener asks for one, the certificate its GetClientCertificateHook
+//     gives, which crypto/x509 verifies (clientcert.go); the evaluator
+//     decides what the listener does with the verdict;
+//   - the backends: the evaluator's Exchange sends each attempt (and each
+//     mirrored copy) to an endpoint it picked, and the Pod with that IP
+//     answers as echo-basic does (echo.go), over TLS when a
+//     BackendTLSPolicy applies (backendtls.go); a stream that a TLS or TCP
+//     listener forwards reaches the endpoint evaluate.StreamTarget picked.
 //
 // Not emulated: the server certificate (Request.ServerCertificate, the
 // listener's certificate and a BackendTLSPolicy's hostname check against
@@ -97,7 +82,6 @@ type call struct {
 	sni              string
 	headers          http.Header
 	gateway          string
-	listeners        *ir.Listener
 }
 
 func newCall(req roundtripper.Request) (*call, error) {
@@ -148,132 +132,75 @@ func (dp *dataPlane) roundTrip(req roundtripper.Request) (*roundtripper.Captured
 	if err != nil {
 		return nil, nil, err
 	}
-	c.gateway, c.listeners, err = dp.port(c.req.URL.Hostname(), c.port)
+	c.gateway, err = dp.gatewayAt(c.req.URL.Hostname())
 	switch {
 	case errors.Is(err, errRefused):
 		return nil, nil, c.refused()
 	case err != nil:
 		return nil, nil, c.fail(err)
 	}
-	conn := evaluate.Connection{Gateway: c.gateway, Port: c.port, Protocol: "TCP", Seed: rand.Int64()}
-	if c.tls {
-		conn.Protocol, conn.SNI = "TLS", c.sni
-	}
-	cres := evaluate.EvaluateConnection(dp.model, conn)
-	switch cres.Outcome {
-	case evaluate.HTTPListener:
-		if c.tls {
-			if err := dp.handshake(c, cres.Listener); err != nil {
-				return nil, nil, c.fail(err)
-			}
-		}
-		return dp.serveHTTP(c, cres.Listener)
-	case evaluate.Forwarded:
-		return dp.forwardStream(c, cres)
-	case evaluate.NoGateway:
-		return nil, nil, c.refused()
-	}
-	return nil, nil, c.closed(cres.Reason)
-}
-
-// serveHTTP routes a request that an HTTP or HTTPS listener took;
-// listener is the one the SNI picked for a TLS client.
-func (dp *dataPlane) serveHTTP(c *call, listener string) (*roundtripper.CapturedRequest, *roundtripper.CapturedResponse, error) {
+	rnd := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	scheme := "http"
 	if c.tls {
 		scheme = "https"
 	}
-	res := evaluate.Evaluate(dp.model, evaluate.Request{
-		Scheme: scheme, Host: c.host, Port: c.port, Method: c.method,
-		Path: c.req.URL.RequestURI(), Headers: c.headers, Gateway: c.gateway, Seed: rand.Int64(),
-	})
-	if c.tls && res.Listener != listener {
-		creq, cres := c.local(http.StatusMisdirectedRequest, nil)
-		return creq, cres, nil
+	ereq := evaluate.Request{
+		Scheme: scheme, Host: c.host, Authority: c.hostHeader, Port: c.port, SNI: c.sni, Method: c.method,
+		Path: c.req.URL.RequestURI(), Headers: c.headers, Gateway: c.gateway, Seed: rnd.Int64(),
 	}
-	var creq *roundtripper.CapturedRequest
-	var cres *roundtripper.CapturedResponse
-	switch res.Outcome {
-	case evaluate.NoGateway:
-		return nil, nil, c.refused()
-	case evaluate.Routed:
-		creq, cres = dp.forwardRequest(c, res)
-	case evaluate.Redirected:
-		loc, err := c.req.URL.Parse(res.Location)
-		if err != nil {
-			return nil, nil, c.fail(fmt.Errorf("bad Location %q: %w", res.Location, err))
+	if c.tls {
+		if ereq.ClientCertificate, err = dp.clientCertificate(c); err != nil {
+			return nil, nil, c.fail(err)
 		}
-		creq, cres = c.local(res.Status, http.Header{"Location": {res.Location}})
-		cres.RedirectRequest = &roundtripper.RedirectRequest{Scheme: loc.Scheme, Host: loc.Hostname(), Port: loc.Port(), Path: loc.Path}
-	default: // no listener or route (404), direct response, CORS preflight, denied
-		creq, cres = c.local(res.Status, nil)
 	}
-	h := http.Header(cres.Headers)
-	evaluate.ModifyHeaders(h, res.ResponseHeaders)
-	for name, values := range res.CORSHeaders {
-		h[name] = append([]string(nil), values...)
+	res := evaluate.Evaluate(dp.model, ereq)
+	switch {
+	case res.Outcome == evaluate.NoGateway:
+		return nil, nil, c.refused()
+	case res.Outcome == evaluate.Forwarded:
+		return dp.forwardStream(c, res.Connection, rnd)
+	case res.Status == 0: // no HTTP answer: the connection fails
+		return nil, nil, c.closed(res.Reason)
+	}
+	resp := evaluate.Exchange(res, dp.sender(c), rnd)
+	creq, cres := c.response(resp)
+	if res.Outcome == evaluate.Redirected { // parsed as DefaultRoundTripper does
+		location := resp.Headers.Get("Location")
+		loc, err := c.req.URL.Parse(location)
+		if err != nil {
+			return nil, nil, c.fail(fmt.Errorf("bad Location %q: %w", location, err))
+		}
+		cres.RedirectRequest = &roundtripper.RedirectRequest{Scheme: loc.Scheme, Host: loc.Hostname(), Port: loc.Port(), Path: loc.Path}
 	}
 	return creq, cres, nil
 }
 
-// forwardRequest sends a routed request to the chosen backend, retrying
-// as the rule says, and copies it to the rule's mirrors.
-func (dp *dataPlane) forwardRequest(c *call, res evaluate.Result) (*roundtripper.CapturedRequest, *roundtripper.CapturedResponse) {
-	cl := dp.cluster(res.Gateway, res.Backend.Cluster)
-	if cl == nil || len(cl.Endpoints) == 0 || (cl.TLS != nil && cl.TLS.Invalid != "") {
-		// Envoy answers 503 ("no healthy upstream") when a cluster has no
-		// endpoint, and 503 too when it cannot set up the TLS the cluster
-		// requires.
-		return c.local(http.StatusServiceUnavailable, nil)
-	}
-	if timedOut(res.Timeouts, res.Forwarded.Path) {
-		return c.local(http.StatusGatewayTimeout, nil) // Envoy's "upstream request timeout"
-	}
-	host := res.Forwarded.Host
-	if host == c.host {
-		host = c.hostHeader // not rewritten: the Host header goes on as sent
-	}
-	e := echoRequest{path: res.Forwarded.Path, host: host, method: c.method, headers: res.Forwarded.Headers, proto: "HTTP/1.1", client: c.req.URL.Hostname()}
-	if cl.Protocol == "kubernetes.io/h2c" {
-		e.proto = "HTTP/2.0"
-	}
-	if cl.TLS != nil {
-		e.serverName = cl.TLS.SNI
-	}
-	dp.mirror(res, e)
-	a := dp.sendWithRetries(cl, e, res.Retry)
-	return c.answer(a)
-}
-
-// sendWithRetries sends e to a random endpoint of cl, and again to a
-// random one after a reset or a status the retry policy lists, up to its
-// attempts (1 when it leaves them to the gateway, Envoy's default). The
-// last answer is returned.
-func (dp *dataPlane) sendWithRetries(cl *ir.Cluster, e echoRequest, retry *ir.Retry) echoAnswer {
-	retries := 0
-	if retry != nil {
-		retries = max(retry.Attempts, 1)
-	}
-	for try := 0; ; try++ {
-		a := dp.send(cl, e)
-		if try == retries || !(a.reset || retry != nil && slices.Contains(retry.Codes, a.status)) {
-			return a
+// sender plays the network and the echo Pods for the evaluator's attempts
+// at backends on c's behalf.
+func (dp *dataPlane) sender(c *call) evaluate.Send {
+	return func(t evaluate.Target) evaluate.Answer {
+		e := echoRequest{
+			path: t.Request.Path, host: t.Request.Host, method: c.method, headers: t.Request.Headers,
+			proto: "HTTP/1.1", client: c.req.URL.Hostname(), serverName: t.ServerName,
 		}
+		if t.HTTP2 {
+			e.proto = "HTTP/2.0"
+		}
+		return dp.send(t, e).evaluated()
 	}
 }
 
-// send delivers e to one random endpoint of cl. An endpoint that no Pod
+// send delivers e to the Pod behind t's endpoint. An endpoint that no Pod
 // holds refuses the connection, and a TLS handshake with the Pod that
 // fails (a cluster a BackendTLSPolicy applies to) breaks it: the gateway
 // sees both as a reset.
-func (dp *dataPlane) send(cl *ir.Cluster, e echoRequest) echoAnswer {
-	ep := cl.Endpoints[rand.IntN(len(cl.Endpoints))]
-	pod := dp.pods[ep.Address]
+func (dp *dataPlane) send(t evaluate.Target, e echoRequest) echoAnswer {
+	pod := dp.pods[t.Endpoint.Address]
 	if pod == nil {
 		return echoAnswer{reset: true}
 	}
-	if cl.TLS != nil {
-		peers, err := dp.backendHandshake(pod, ep.Port, cl.TLS)
+	if t.Cluster.TLS != nil {
+		peers, err := dp.backendHandshake(pod, t.Endpoint.Port, t.Cluster.TLS)
 		if err != nil {
 			return echoAnswer{reset: true}
 		}
@@ -282,59 +209,21 @@ func (dp *dataPlane) send(cl *ir.Cluster, e echoRequest) echoAnswer {
 	return dp.procs.serve(pod, e)
 }
 
-// mirror copies e to each of the result's mirrors for its share of
-// requests; the mirrors' answers are dropped.
-func (dp *dataPlane) mirror(res evaluate.Result, e echoRequest) {
-	for _, m := range res.Mirrors {
-		if m.Denominator <= 0 || rand.Int32N(m.Denominator) >= m.Numerator {
-			continue
-		}
-		if cl := dp.cluster(res.Gateway, m.Cluster); cl != nil && len(cl.Endpoints) > 0 {
-			dp.send(cl, e)
-		}
-	}
-}
-
 // forwardStream answers a connection that a TLS or TCP listener forwarded
 // to a backend: the backend sees the request exactly as sent, and the
 // client's SNI when the TLS is passed through.
-func (dp *dataPlane) forwardStream(c *call, cres evaluate.ConnectionResult) (*roundtripper.CapturedRequest, *roundtripper.CapturedResponse, error) {
-	cl := dp.cluster(cres.Gateway, cres.Backend.Cluster)
-	if cl == nil || len(cl.Endpoints) == 0 {
-		return nil, nil, c.closed(fmt.Sprintf("backend %s has no endpoint; the connection is closed", cres.Backend.Cluster))
+func (dp *dataPlane) forwardStream(c *call, conn *evaluate.ConnectionResult, rnd *rand.Rand) (*roundtripper.CapturedRequest, *roundtripper.CapturedResponse, error) {
+	t, why := evaluate.StreamTarget(*conn, evaluate.Connection{SNI: c.sni}, rnd)
+	if why != "" {
+		return nil, nil, c.closed(why)
 	}
-	e := echoRequest{path: c.req.URL.RequestURI(), host: c.hostHeader, method: c.method, headers: c.headers.Clone(), proto: "HTTP/1.1", client: c.req.URL.Hostname()}
-	if cres.TLSMode == string(gwv1.TLSModePassthrough) {
-		e.serverName = c.sni
-	}
-	a := dp.send(cl, e)
+	e := echoRequest{path: c.req.URL.RequestURI(), host: c.hostHeader, method: c.method, headers: c.headers.Clone(), proto: "HTTP/1.1", client: c.req.URL.Hostname(), serverName: t.ServerName}
+	a := dp.send(t, e)
 	if a.reset {
 		return nil, nil, c.fail(&net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)})
 	}
-	creq, cresp := c.answer(a)
+	creq, cresp := c.response(evaluate.Response{Status: a.status, Headers: a.headers, Body: a.evaluated().Body})
 	return creq, cresp, nil
-}
-
-// timedOut reports whether the echo's ?delay= (how long it waits before
-// answering) outlasts the rule's request or backend request timeout; "0s"
-// disables a timeout, and an empty one is the gateway's default, which is
-// not emulated.
-func timedOut(t *ir.Timeouts, target string) bool {
-	if t == nil {
-		return false
-	}
-	_, query, _ := strings.Cut(target, "?")
-	q, _ := url.ParseQuery(query)
-	delay, err := time.ParseDuration(q.Get("delay"))
-	if err != nil {
-		return false
-	}
-	for _, s := range []string{t.Request, t.BackendRequest} {
-		if d, err := time.ParseDuration(s); err == nil && d > 0 && delay >= d {
-			return true
-		}
-	}
-	return false
 }
 
 // responseProto is the protocol of the client's connection to the gateway.
@@ -345,33 +234,26 @@ func (c *call) responseProto() string {
 	return "HTTP/1.1"
 }
 
-// local is a response the gateway (or the echo, without its JSON body)
-// makes itself: as DefaultRoundTripper does for a body that is not JSON,
-// the captured request holds only the method.
-func (c *call) local(status int, h http.Header) (*roundtripper.CapturedRequest, *roundtripper.CapturedResponse) {
+// response is the client's view of the evaluator's response: as
+// DefaultRoundTripper does for a body that is not JSON (the gateway's own
+// answers, the echo's /status/ answers), the captured request holds only
+// the method; the echo's JSON body is the captured request.
+func (c *call) response(r evaluate.Response) (*roundtripper.CapturedRequest, *roundtripper.CapturedResponse) {
+	h := r.Headers
 	if h == nil {
 		h = http.Header{}
 	}
-	return &roundtripper.CapturedRequest{Method: c.method},
-		&roundtripper.CapturedResponse{StatusCode: status, Protocol: c.responseProto(), Headers: h}
-}
-
-// answer is the client's view of the echo's answer, as the gateway passes
-// it on; a reset becomes the gateway's 503 (Envoy's "upstream connect
-// error or disconnect/reset before headers").
-func (c *call) answer(a echoAnswer) (*roundtripper.CapturedRequest, *roundtripper.CapturedResponse) {
-	if a.reset {
-		return c.local(http.StatusServiceUnavailable, nil)
+	body, _ := r.Body.(*roundtripper.CapturedRequest)
+	if body == nil {
+		return &roundtripper.CapturedRequest{Method: c.method},
+			&roundtripper.CapturedResponse{StatusCode: r.Status, Protocol: c.responseProto(), Headers: h}
 	}
-	if a.body == nil {
-		return c.local(a.status, a.headers)
-	}
-	body, err := json.Marshal(a.body)
+	encoded, err := json.Marshal(body)
 	if err != nil {
 		panic(fmt.Sprintf("bug: encoding the echo body: %v", err))
 	}
-	return a.body, &roundtripper.CapturedResponse{
-		StatusCode: a.status, ContentLength: int64(len(body)), Protocol: c.responseProto(), Headers: a.headers,
+	return body, &roundtripper.CapturedResponse{
+		StatusCode: r.Status, ContentLength: int64(len(encoded)), Protocol: c.responseProto(), Headers: h,
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -84,40 +83,30 @@ func (dp *dataPlane) upgrade(config *websocket.Config) (http.Handler, error) {
 		}
 		port = int32(n)
 	}
-	gw, _, err := dp.port(u.Hostname(), port)
+	gw, err := dp.gatewayAt(u.Hostname())
 	if err != nil {
 		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: err}
-	}
-	if c := evaluate.EvaluateConnection(dp.model, evaluate.Connection{Gateway: gw, Port: port, Protocol: "TCP"}); c.Outcome != evaluate.HTTPListener {
-		return nil, fmt.Errorf("gwsim: %s: %w", c.Reason, io.EOF)
 	}
 	headers := http.Header{"Upgrade": {"websocket"}, "Connection": {"Upgrade"}, "Sec-Websocket-Version": {"13"}}
 	if config.Origin != nil {
 		headers.Set("Origin", config.Origin.String())
 	}
+	rnd := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	res := evaluate.Evaluate(dp.model, evaluate.Request{
-		Scheme: "http", Host: u.Hostname(), Port: port, Method: http.MethodGet, Path: u.RequestURI(),
-		Headers: headers, Gateway: gw, Seed: rand.Int64(),
+		Scheme: "http", Host: u.Hostname(), Authority: u.Host, Port: port, Method: http.MethodGet, Path: u.RequestURI(),
+		Headers: headers, Gateway: gw, Seed: rnd.Int64(),
 	})
-	if res.Outcome != evaluate.Routed {
-		return nil, websocket.ErrBadStatus
+	if res.Outcome == evaluate.NoGateway {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errRefused}
 	}
-	cl := dp.cluster(res.Gateway, res.Backend.Cluster)
-	if cl == nil || len(cl.Endpoints) == 0 || (cl.TLS != nil && cl.TLS.Invalid != "") {
-		return nil, websocket.ErrBadStatus
+	if res.Status == 0 { // no HTTP answer: the connection fails
+		return nil, fmt.Errorf("gwsim: %s: %w", res.Reason, io.EOF)
 	}
-	pod := dp.pods[cl.Endpoints[rand.IntN(len(cl.Endpoints))].Address]
-	path, _, _ := strings.Cut(res.Forwarded.Path, "?")
-	if pod == nil || podEnv(pod, "GRPC_ECHO_SERVER") != "" || strings.ReplaceAll(path, "//", "/") != "/ws" {
-		if pod != nil {
-			dp.procs.serve(pod, echoRequest{path: res.Forwarded.Path, host: u.Host, method: http.MethodGet, proto: "HTTP/1.1", headers: res.Forwarded.Headers, client: u.Hostname()})
-		}
-		return nil, websocket.ErrBadStatus
+	answer := evaluate.Exchange(res, dp.wsSender(u.Hostname()), rnd)
+	if h, ok := answer.Body.(http.Handler); ok && !answer.Local {
+		return h, nil
 	}
-	return websocket.Handler(func(ws *websocket.Conn) {
-		dp.procs.printf(pod, "established websocket connection %s", ws.RemoteAddr())
-		_, _ = io.Copy(ws, ws)
-	}), nil
+	return nil, websocket.ErrBadStatus
 }
 
 // oneConnListener accepts one connection and closes, so that

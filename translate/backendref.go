@@ -155,6 +155,7 @@ func (w *world) cluster(svc *corev1.Service, port corev1.ServicePort) ir.Cluster
 		return cmp.Or(cmp.Compare(a.Address, b.Address), cmp.Compare(a.Port, b.Port))
 	})
 	c.Endpoints = slices.Compact(c.Endpoints)
+	c.NoReadyEndpoints = len(c.Endpoints) == 0 && len(w.slicesBySvc[keyOf(svc.Namespace, svc.Name)]) > 0
 	return c
 }
 

@@ -2,7 +2,6 @@ package translate
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -30,8 +29,7 @@ func (w *world) noReadyEndpointsFinding(r routeInfo, b backendResult, field stri
 	if c == nil || b.backend.Weight == 0 {
 		return diag.Finding{}, false
 	}
-	ns, name, _ := strings.Cut(c.Service, "/")
-	if len(w.slicesBySvc[keyOf(ns, name)]) == 0 || len(c.Endpoints) > 0 {
+	if !c.NoReadyEndpoints {
 		return diag.Finding{}, false
 	}
 	effect := "a gateway SHOULD answer 503 (gRPC: UNAVAILABLE) for the requests sent to it"

@@ -14,9 +14,12 @@ import (
 // answered and a failed-closed authorization denies before the action
 // runs. A direct response answers before a redirect: it marks a rule that
 // cannot be served as written (no usable backend, an unresolved filter).
-func apply(res Result, route *ir.Route, req Request, listenerPort int32) Result {
-	res.Route = route
+func apply(res Result, gw *ir.Gateway, route *ir.Route, req Request, listenerPort int32) Result {
+	res.Route, res.Reason = route, ""
 	fwd := ForwardedRequest{Host: req.Host, Path: req.Path, Headers: req.Headers.Clone()}
+	if req.Authority != "" {
+		fwd.Host = req.Authority
+	}
 	if fwd.Headers == nil {
 		fwd.Headers = http.Header{}
 	}
@@ -58,9 +61,16 @@ func apply(res Result, route *ir.Route, req Request, listenerPort int32) Result 
 		}
 		res.Forwarded = fwd
 		res.Timeouts, res.Retry, res.SessionPersistence = a.Timeouts, a.Retry, a.SessionPersistence
+		res.Cluster = findCluster(gw, res.Backend.Cluster)
+		if why := unhealthy(res.Cluster); why != "" {
+			res.Outcome, res.Status, res.Reason = NoHealthyUpstream, http.StatusServiceUnavailable, why
+		}
 	}
 	if res.Outcome != Routed {
 		res.Mirrors = nil // nothing is forwarded, so nothing is mirrored
+	}
+	for i := range res.Mirrors {
+		res.Mirrors[i].Target = findCluster(gw, res.Mirrors[i].Cluster)
 	}
 	return res
 }

@@ -43,6 +43,8 @@ type Mirror struct {
 	Cluster     string
 	Numerator   int32
 	Denominator int32
+	// Target is the cluster's spec (its endpoints and TLS).
+	Target *ir.Cluster
 }
 
 // addMirror records a mirror filter's copy unless it sends nothing.

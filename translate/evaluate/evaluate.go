@@ -7,6 +7,7 @@
 package evaluate
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -34,6 +35,17 @@ type Request struct {
 	// Seed picks among weighted backends deterministically: a value in
 	// [0, total weight) selects the backend whose cumulative weight covers it.
 	Seed int64
+	// Authority is the Host header as sent, with its port if it has one;
+	// the backend receives it unchanged unless a filter rewrites the host.
+	// Empty means Host.
+	Authority string
+	// ClientCertificate is what the client's certificate proved in the TLS
+	// handshake (see Connection.ClientCertificate); nil assumes a
+	// certificate that verifies.
+	ClientCertificate *ClientCertificate
+	// KeepPath routes and forwards the path as sent, for gateways that do
+	// not normalise it (NormalizePath); by default it is normalised first.
+	KeepPath bool
 }
 
 // Outcome names why evaluation stopped.
@@ -53,12 +65,30 @@ const (
 	// RouteNotFound means the listener took the request but no route matched
 	// (Envoy's 404 "NR").
 	RouteNotFound Outcome = "RouteNotFound"
+	// Misdirected means an HTTPS listener took the connection by its SNI,
+	// but the request's Host belongs to another listener on the port (421).
+	Misdirected Outcome = "Misdirected"
+	// NoHealthyUpstream means the chosen backend cannot take the request:
+	// the input shows its Service without a ready endpoint, or its
+	// BackendTLSPolicy makes every connection fail (503, Envoy's "no
+	// healthy upstream").
+	NoHealthyUpstream Outcome = "NoHealthyUpstream"
 )
 
 // Result is what happened to the request.
 type Result struct {
-	Outcome     Outcome
-	Status      int
+	Outcome Outcome
+	// Status is the HTTP status the client sees; 0 when there is no HTTP
+	// answer (no Gateway, a failed connection, a forwarded stream).
+	Status int
+	// Reason says why, for every outcome but Routed, in a sentence.
+	Reason string
+	// NormalizedPath is the request target routing matched and forwarded,
+	// when normalising the path changed it.
+	NormalizedPath string
+	// Connection is how the client's connection was taken (the connection
+	// stage of Evaluate), when the request's scheme is known.
+	Connection  *ConnectionResult
 	Gateway     string
 	Listener    string
 	VirtualHost string
@@ -66,8 +96,9 @@ type Result struct {
 	// Location is set for redirects.
 	Location string
 	// Backend is the backend chosen by the request's seed (nil for
-	// redirects and direct responses).
+	// redirects and direct responses), and Cluster its cluster.
 	Backend *ir.WeightedBackend
+	Cluster *ir.Cluster
 	// Forwarded is the request as the backend receives it, after filters.
 	Forwarded ForwardedRequest
 	// ResponseHeaders are the response header changes the route applies.
@@ -83,7 +114,10 @@ type ForwardedRequest struct {
 	Headers http.Header
 }
 
-// Evaluate runs req through model.
+// Evaluate runs req through model: the path normalised (unless KeepPath),
+// the connection (which Gateway and listener take it, TLS or not:
+// connection.go), then HTTP routing on the listener that took it, then the
+// matched rule's filters and action.
 func Evaluate(model ir.IR, req Request) Result {
 	if req.Method == "" {
 		req.Method = http.MethodGet
@@ -91,20 +125,46 @@ func Evaluate(model ir.IR, req Request) Result {
 	if req.Path == "" {
 		req.Path = "/"
 	}
+	var normalized string
+	if !req.KeepPath {
+		if p := NormalizePath(req.Path); p != req.Path {
+			normalized, req.Path = p, p
+		}
+	}
+	res := evaluate(model, req)
+	res.NormalizedPath = normalized
+	return res
+}
+
+// evaluate is Evaluate on a request with its defaults and its path as
+// routing sees it.
+func evaluate(model ir.IR, req Request) Result {
+	if req.Scheme != "" {
+		res, port, listener, ok := connect(model, req)
+		if !ok {
+			return res
+		}
+		return route(res, model, port, listener, req)
+	}
+	// The caller does not say whether the client speaks TLS: the
+	// listener's protocol decides, and the scheme follows it.
 	gw, port := findPort(model, req)
 	if port == nil {
-		return Result{Outcome: NoGateway, Status: 0}
+		return Result{Outcome: NoGateway, Reason: fmt.Sprintf("no Gateway listens on port %d", req.Port)}
 	}
 	res := Result{Gateway: gw.Name, Status: http.StatusNotFound}
 	listener, ok := selectListener(port, ListenerHost(port, req))
 	if !ok {
-		res.Outcome = NoListener
-		return res
+		return noListener(res, port, ListenerHost(port, req))
 	}
+	res.Listener, req.Scheme = listener, listenerScheme(port, listener)
+	return route(res, model, port, listener, req)
+}
+
+// route picks the listener's virtual host for req.Host and the first of
+// its routes that matches.
+func route(res Result, model ir.IR, port *ir.Listener, listener string, req Request) Result {
 	res.Listener = listener
-	if req.Scheme == "" {
-		req.Scheme = listenerScheme(port, listener)
-	}
 	for _, vh := range port.VirtualHosts {
 		if vh.Listener != listener || !hostMatches(vh.Hostname, req.Host) {
 			continue
@@ -112,15 +172,43 @@ func Evaluate(model ir.IR, req Request) Result {
 		res.VirtualHost = vh.Hostname
 		for i := range vh.Routes {
 			if matches(vh.Routes[i].Match, req) {
-				return apply(res, &vh.Routes[i], req, port.Port)
+				return apply(res, gatewayOf(model, res.Gateway), &vh.Routes[i], req, port.Port)
 			}
 		}
 		// Virtual hosts are sorted most specific first; Envoy picks one
 		// virtual host per request, so a miss here is a 404.
-		break
+		res.Outcome, res.Reason = RouteNotFound, fmt.Sprintf("no route of virtual host %s matches", vh.Hostname)
+		return res
 	}
-	res.Outcome = RouteNotFound
+	res.Outcome, res.Reason = RouteNotFound, fmt.Sprintf("no virtual host of listener %s covers %s", listener, req.Host)
 	return res
+}
+
+// noListener is the answer when no listener on the port covers host.
+func noListener(res Result, port *ir.Listener, host string) Result {
+	res.Listener = ""
+	res.Outcome, res.Reason = NoListener, fmt.Sprintf("no listener on port %d covers %s", port.Port, host)
+	return res
+}
+
+// gatewayOf returns the Gateway "namespace/name" of model.
+func gatewayOf(model ir.IR, name string) *ir.Gateway {
+	for i := range model.Gateways {
+		if model.Gateways[i].Name == name {
+			return &model.Gateways[i]
+		}
+	}
+	panic("bug: the evaluator chose Gateway " + name + ", which is not in the IR")
+}
+
+// findCluster returns the cluster of gw named name, nil if there is none.
+func findCluster(gw *ir.Gateway, name string) *ir.Cluster {
+	for i := range gw.Clusters {
+		if gw.Clusters[i].Name == name {
+			return &gw.Clusters[i]
+		}
+	}
+	return nil
 }
 
 // findPort returns the first Gateway (by name) with a listener on req's port.

@@ -27,13 +27,20 @@ func GRPCCall(host string, port int32, service, method string, metadata map[stri
 // error status is UNKNOWN. No Gateway on the port means the connection is
 // refused, which a client reports as UNAVAILABLE.
 func GRPCStatus(res Result) string {
-	switch {
-	case res.Outcome == Routed:
+	if res.Outcome == Routed {
 		return "OK"
-	case res.Outcome == NoGateway:
-		return "UNAVAILABLE"
 	}
-	switch res.Status {
+	return GRPCStatusOfHTTP(res.Status)
+}
+
+// GRPCStatusOfHTTP is the gRPC status of an HTTP status that a gRPC client
+// gets without a gRPC answer (a gateway's local reply, or a backend that
+// does not speak gRPC): 0, no HTTP answer at all (a refused or failed
+// connection), is UNAVAILABLE; 200 without a gRPC body is UNKNOWN.
+func GRPCStatusOfHTTP(status int) string {
+	switch status {
+	case 0:
+		return "UNAVAILABLE"
 	case http.StatusBadRequest:
 		return "INTERNAL"
 	case http.StatusUnauthorized:

@@ -25,7 +25,7 @@ func TestEvaluateGRPC(t *testing.T) {
 	}
 	model := ir.IR{Gateways: []ir.Gateway{{Name: "infra/gw", Listeners: []ir.Listener{{
 		Port:      80,
-		Listeners: []ir.GatewayListener{{Name: "grpc", Hostname: "grpc.example.com"}},
+		Listeners: []ir.GatewayListener{{Name: "grpc", Protocol: "HTTP", Hostname: "grpc.example.com"}},
 		VirtualHosts: []ir.VirtualHost{{Hostname: "grpc.example.com", Listener: "grpc", Routes: []ir.Route{
 			route("get", "Exact", "/pkg.Svc/Get"),
 			route("svc", "PathPrefix", "/pkg.Svc"),

@@ -3,6 +3,8 @@ package evaluate
 import (
 	"fmt"
 
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
@@ -20,6 +22,10 @@ type Connection struct {
 	SNI string
 	// Seed picks among weighted backends deterministically, as Request.Seed.
 	Seed int64
+	// ClientCertificate is what the client's certificate proved, for a
+	// listener that validates client certificates; nil assumes one that
+	// verifies.
+	ClientCertificate *ClientCertificate
 }
 
 const (
@@ -42,10 +48,17 @@ type ConnectionResult struct {
 	// TLSMode is Passthrough or Terminate when a TLS listener took the
 	// connection: whether the backend sees the client's TLS or plain bytes.
 	TLSMode string
-	Route   *ir.L4Route
+	// ClientValidation is set when the listener asks the client for a
+	// certificate: the CA bundles it must verify against, and the mode.
+	ClientValidation *ir.FrontendValidation
+	// Certificates are the Secrets ("namespace/name") the listener serves
+	// its certificate from, when it terminates TLS.
+	Certificates []string
+	Route        *ir.L4Route
 	// Backend is the backend chosen by the seed; it is set for Rejected too
-	// when the chosen backend is an invalid one.
+	// when the chosen backend is an invalid one. Cluster is its cluster.
 	Backend *ir.WeightedBackend
+	Cluster *ir.Cluster
 	// Reason says why for every outcome but Forwarded.
 	Reason string
 }
@@ -58,38 +71,59 @@ type ConnectionResult struct {
 // UDP one); then a backend by weight. A connection no route takes, or whose
 // chosen backend is invalid, is rejected, as the spec requires.
 func EvaluateConnection(model ir.IR, c Connection) ConnectionResult {
+	res, _, _ := evaluateConnection(model, c)
+	return res
+}
+
+// evaluateConnection is EvaluateConnection, which also returns the port
+// and the listener that took the connection (nil where it stopped before).
+func evaluateConnection(model ir.IR, c Connection) (ConnectionResult, *ir.Listener, *ir.GatewayListener) {
 	gw, port := findL4Port(model, c)
 	if port == nil {
-		return ConnectionResult{Outcome: NoGateway, Reason: fmt.Sprintf("no Gateway listens on %d/%s", c.Port, transport(c.Protocol))}
+		return ConnectionResult{Outcome: NoGateway, Reason: fmt.Sprintf("no Gateway listens on %d/%s", c.Port, transport(c.Protocol))}, nil, nil
 	}
 	res := ConnectionResult{Gateway: gw.Name}
 	l, why := selectL4Listener(port, c)
 	if l == nil {
 		res.Outcome, res.Reason = NoListener, why
-		return res
+		return res, port, nil
 	}
 	res.Listener = l.Name
+	t := tlsOf(port, l.Name)
+	if t != nil {
+		res.TLSMode, res.ClientValidation = t.Mode, t.FrontendValidation
+		if t.Mode != string(gwv1.TLSModePassthrough) {
+			res.Certificates = t.Certificates
+		}
+	}
+	if c.Protocol == "TLS" {
+		if why := handshake(l, t, c.ClientCertificate); why != "" {
+			res.Outcome, res.Reason = ConnectionFailed, why
+			return res, port, l
+		}
+	}
 	switch l.Protocol {
 	case "HTTP", "HTTPS":
 		res.Outcome, res.Reason = HTTPListener, fmt.Sprintf("listener %s is %s: requests are routed by HTTP rules", l.Name, l.Protocol)
-		return res
+		return res, port, l
 	}
-	for _, t := range port.TLS {
-		if t.Listener == l.Name {
-			res.TLSMode = t.Mode
-		}
-	}
+	routeConnection(&res, gw, port, l, c)
+	return res, port, l
+}
+
+// routeConnection picks the L4 route of listener l and its backend.
+func routeConnection(res *ConnectionResult, gw *ir.Gateway, port *ir.Listener, l *ir.GatewayListener, c Connection) {
 	res.Route = findL4Route(port, l, c.SNI)
 	if res.Route == nil {
 		res.Outcome, res.Reason = RouteNotFound, fmt.Sprintf("listener %s has no route for this connection; it is rejected", l.Name)
 		if l.Protocol == "TLS" {
 			res.Reason = fmt.Sprintf("listener %s has no route for SNI %q; the connection is rejected", l.Name, c.SNI)
 		}
-		return res
+		return
 	}
 	if res.Route.Reject != "" {
 		res.Outcome, res.Reason = Rejected, res.Route.Reject
-		return res
+		return
 	}
 	res.Backend = pick(res.Route.Backends, c.Seed)
 	switch {
@@ -99,8 +133,8 @@ func EvaluateConnection(model ir.IR, c Connection) ConnectionResult {
 		res.Outcome, res.Reason = Rejected, fmt.Sprintf("the backend chosen for this connection is invalid (%s): its share of connections is rejected", res.Backend.Invalid)
 	default:
 		res.Outcome = Forwarded
+		res.Cluster = findCluster(gw, res.Backend.Cluster)
 	}
-	return res
 }
 
 // transport is the transport a listener or client protocol runs on.

@@ -69,7 +69,9 @@ func TestSNIPicksTheListener(t *testing.T) {
 	}{
 		{"SNI from Host", "www.example.com", "", Routed, "wild"},
 		{"SNI and Host agree", "admin.example.com", "admin.example.com", Routed, "admin"},
-		{"SNI picks admin, Host has no virtual host there", "www.example.com", "admin.example.com", RouteNotFound, "admin"},
+		{"SNI picks admin, Host belongs to another listener: misdirected", "www.example.com", "admin.example.com", Misdirected, "admin"},
+		{"SNI picks wild, Host admin belongs to admin: misdirected", "admin.example.com", "www.example.com", Misdirected, "wild"},
+		{"SNI and Host both covered by wild", "api.example.com", "www.example.com", RouteNotFound, "wild"},
 		{"no listener covers the SNI", "www.example.com", "example.org", NoListener, ""},
 	}
 	for _, tt := range tests {

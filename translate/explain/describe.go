@@ -36,7 +36,7 @@ func describePath(m evaluate.Mismatch) string {
 		if strings.TrimSuffix(m.Want, "/") == strings.TrimSuffix(m.Got, "/") {
 			return fmt.Sprintf("Exact %s does not match %s (the trailing slash differs)", m.Want, m.Got)
 		}
-		return fmt.Sprintf("Exact %s does not match %s", m.Want, m.Got)
+		return fmt.Sprintf("Exact %s does not match %s%s", m.Want, m.Got, didYouMean(m.Got, m.Want))
 	case gwv1.PathMatchRegularExpression:
 		return fmt.Sprintf("RegularExpression %s does not match %s (it must match the whole path)", m.Want, m.Got)
 	}
@@ -44,7 +44,18 @@ func describePath(m evaluate.Mismatch) string {
 	if strings.HasPrefix(m.Got, prefix) {
 		return fmt.Sprintf("PathPrefix %s does not match %s: a prefix matches whole path segments (%s or %s/...)", m.Want, m.Got, prefix, prefix)
 	}
-	return fmt.Sprintf("PathPrefix %s does not match %s", m.Want, m.Got)
+	return fmt.Sprintf("PathPrefix %s does not match %s%s", m.Want, m.Got, didYouMean(firstSegments(m.Got, m.Want), m.Want))
+}
+
+// firstSegments is as many leading segments of path as prefix has, the
+// part of a request path that a mistyped prefix would be.
+func firstSegments(path, prefix string) string {
+	n := strings.Count(strings.TrimSuffix(prefix, "/"), "/")
+	parts := strings.SplitAfterN(path, "/", n+2)
+	if len(parts) <= n+1 {
+		return path
+	}
+	return strings.TrimSuffix(strings.Join(parts[:n+1], ""), "/")
 }
 
 // describeValue explains a header or query parameter that is missing or
@@ -64,6 +75,12 @@ func describeValue(m evaluate.Mismatch, sep, noun string) string {
 // answer says what the client gets, in one sentence.
 func answer(s *scene, t Trace) string {
 	res := s.res
+	if isConnection(s.req.Scheme) && res.Outcome != evaluate.NoGateway {
+		if res.Outcome == evaluate.Forwarded {
+			return res.Reason
+		}
+		return "connection rejected: " + res.Reason
+	}
 	switch res.Outcome {
 	case evaluate.Routed:
 		return fmt.Sprintf("forwarded to %s; the backend answers", res.Backend.Cluster)
@@ -85,6 +102,14 @@ func answer(s *scene, t Trace) string {
 			return fmt.Sprintf("TLS handshake fails: no listener on port %d covers SNI %s, so there is no certificate to offer", s.req.Port, s.host)
 		}
 		return fmt.Sprintf("404 route_not_found (Envoy NR): no listener on port %d covers %s", s.req.Port, s.host)
+	case evaluate.Misdirected:
+		return fmt.Sprintf("421 Misdirected Request: %s", strings.TrimSuffix(res.Reason, ": 421 Misdirected Request"))
+	case evaluate.NoHealthyUpstream:
+		return fmt.Sprintf("503 from the gateway: %s", res.Reason)
+	case evaluate.ConnectionFailed:
+		return fmt.Sprintf("connection fails, no HTTP answer: %s", res.Reason)
+	case evaluate.Forwarded:
+		return res.Reason
 	case evaluate.NoGateway:
 		if s.noAddress {
 			return fmt.Sprintf("connection fails: no Gateway has address %s", s.req.Address)

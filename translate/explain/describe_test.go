@@ -65,10 +65,10 @@ func TestHTTPDecision(t *testing.T) {
 		{prefix("/a"), prefix("/a"), ""},
 	}
 	for _, tt := range tests {
-		if got := httpDecision(tt.win, tt.lose); got != tt.want {
+		if got := httpDecision(tt.win, tt.lose).Message; got != tt.want {
 			t.Errorf("httpDecision(%+v, %+v) = %q, want %q", tt.win, tt.lose, got, tt.want)
 		}
-		if (httpDecision(tt.lose, tt.win) == "") != (tt.want == "") {
+		if (httpDecision(tt.lose, tt.win).Code == "") != (tt.want == "") {
 			t.Errorf("httpDecision is not symmetric in whether a rule decides for %+v, %+v", tt.win, tt.lose)
 		}
 	}
@@ -88,7 +88,7 @@ func TestTieBreak(t *testing.T) {
 		{"by match", a, a, origin("a", 1, 0), origin("a", 1, 1), "same rule: match 0 comes before match 1"},
 	}
 	for _, tt := range tests {
-		if got := tieBreak(tt.x, tt.y, tt.xo, tt.yo); got != tt.want {
+		if got := tieBreak(tt.x, tt.y, tt.xo, tt.yo).Message; got != tt.want {
 			t.Errorf("%s: tieBreak = %q, want %q", tt.name, got, tt.want)
 		}
 	}

@@ -23,6 +23,9 @@ type Request struct {
 	// Address, when set, picks the Gateway whose status.addresses or
 	// spec.addresses holds it.
 	Address string
+	// GRPC marks a gRPC call (the request evaluate.GRPCCall builds): the
+	// answer then says the gRPC status the client sees.
+	GRPC bool
 }
 
 // scene is one explanation in progress: the request with its defaults,
@@ -51,16 +54,23 @@ func Explain(in Input, req Request) Trace {
 	s := &scene{req: req, asked: req.Gateway}
 	gateway, ok, notes := w.pickGateway(req)
 	s.req.Gateway = gateway
-	if ok {
-		s.res = evaluate.Evaluate(in.IR, s.req.Request)
-	} else {
+	switch {
+	case !ok:
 		s.noAddress = true
 		s.res = evaluate.Result{Outcome: evaluate.NoGateway}
+	case isConnection(req.Scheme):
+		s.res = connect(in, s.req)
+	default:
+		s.res = evaluate.Evaluate(in.IR, s.req.Request)
+		if s.res.NormalizedPath != "" {
+			s.req.Path = s.res.NormalizedPath // what routing and near misses compare
+		}
 	}
 	w.locate(s)
 	t := Trace{Request: view(req), Outcome: s.res.Outcome, Status: s.res.Status, Notes: notes}
-	if s.res.Outcome == evaluate.NoListener && s.port != nil && hasHTTPS(s.port) {
-		t.Status = 0 // no listener means no certificate: the handshake fails
+	t.Request.NormalizedPath = s.res.NormalizedPath
+	if req.GRPC {
+		t.GRPCStatus = evaluate.GRPCStatus(s.res)
 	}
 	if s.gw != nil {
 		g := GatewayStep(w.gatewayRef(s.gw.Name))
@@ -69,15 +79,36 @@ func Explain(in Input, req Request) Trace {
 	if s.listener != nil {
 		t.Listener = w.listenerStep(s)
 	}
+	t.Connection = w.connectionStep(s)
 	t.VirtualHost = s.res.VirtualHost
-	if s.res.Route != nil {
+	switch {
+	case s.res.Route != nil:
 		w.explainMatch(s, &t)
-	} else {
+		t.CORS = corsStep(s)
+		t.Settings = settingsStep(s.res)
+		if h := evaluate.GatewayHeaders(s.res); len(h) > 0 {
+			t.GatewayHeaders = h
+		}
+	case isConnection(req.Scheme):
+		t.Backends = w.l4Backends(s)
+		t.NearMisses = w.l4NearMisses(s)
+	case routing(s.res.Outcome):
 		t.NearMisses = w.nearMisses(s)
 	}
 	t.Answer = answer(s, t)
 	t.Policies = policyNotes(in, t)
 	return t
+}
+
+// routing reports whether an outcome comes from HTTP routing, so that
+// routes that could have matched are near misses; a connection that
+// failed, was misdirected or was forwarded as a stream never got there.
+func routing(o evaluate.Outcome) bool {
+	switch o {
+	case evaluate.ConnectionFailed, evaluate.Misdirected, evaluate.Forwarded:
+		return false
+	}
+	return true
 }
 
 // withDefaults fills in what a client would: GET, "/", the scheme's port,
@@ -94,14 +125,14 @@ func withDefaults(req Request) Request {
 	}
 	if req.Port == 0 {
 		req.Port = 80
-		if req.Scheme == "https" {
+		if req.Scheme == "https" || req.Scheme == "tls" {
 			req.Port = 443
 		}
 	}
 	if req.Headers == nil {
 		req.Headers = http.Header{}
 	}
-	if req.SNI == "" && req.Scheme == "https" {
+	if req.SNI == "" && (req.Scheme == "https" || req.Scheme == "tls") {
 		req.SNI = req.Host
 	}
 	return req
@@ -110,7 +141,11 @@ func withDefaults(req Request) Request {
 func view(req Request) RequestView {
 	v := RequestView{
 		Scheme: req.Scheme, Host: req.Host, Port: req.Port, Method: req.Method, Path: req.Path,
-		SNI: req.SNI, Gateway: req.Gateway, Address: req.Address,
+		SNI: req.SNI, Gateway: req.Gateway, Address: req.Address, GRPC: req.GRPC,
+	}
+	if isConnection(req.Scheme) {
+		v.Method, v.Path = "", ""
+		return v // a connection has no method, path or headers
 	}
 	if len(req.Headers) > 0 {
 		v.Headers = req.Headers
@@ -152,8 +187,14 @@ func (w *world) listenerStep(s *scene) *ListenerStep {
 		Name: l.Name, Port: s.port.Port, Protocol: l.Protocol, Hostname: l.Hostname,
 		Object: w.listenerOwner(s.gw.Name, *l), By: "host",
 	}
-	if s.req.SNI != "" && hasHTTPS(s.port) {
+	switch {
+	case s.req.Scheme == "tcp" || s.req.Scheme == "udp" || l.Protocol == "TCP" || l.Protocol == "UDP":
+		step.By = "port"
+	case s.req.Scheme == "tls" || s.req.Scheme == "https" && s.req.SNI != "":
 		step.By = "sni"
+	}
+	if step.By == "port" {
+		return step // a TCP or UDP listener takes its whole port
 	}
 	for _, other := range s.port.Listeners {
 		if other.Name == l.Name {

@@ -32,7 +32,7 @@ func TestExplainMatch(t *testing.T) {
 	}
 	var losers []string
 	for _, l := range tr.Losers {
-		losers = append(losers, l.Object.Name+"#"+string(rune('0'+l.Rule))+": "+l.DecidedBy)
+		losers = append(losers, l.Object.Name+"#"+string(rune('0'+l.Rule))+": "+l.DecidedBy.Message)
 	}
 	want := []string{
 		"a#1: path match type: Exact /api/orders ranks before PathPrefix /api (Exact, then RegularExpression, then PathPrefix)",
@@ -70,13 +70,15 @@ func TestExplainNearMisses(t *testing.T) {
 		}
 		got = append(got, m.Object.Name+": "+strings.Join(conds, ","))
 	}
-	// Fewest failed first; among equals, a miss on the request's own
-	// listener before one on another port.
+	// Misses on what the request asks for (path, method) before misses
+	// placed elsewhere (hostname, listener); then fewest failed; among
+	// equals, a miss on the request's own listener before one on another
+	// port.
 	want := []string{
-		"hostname: Hostname",
 		"path: Path",
-		"other-port: Listener",
 		"path-and-method: Path,Method",
+		"hostname: Hostname",
+		"other-port: Listener",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("near misses (-want +got):\n%s", diff)

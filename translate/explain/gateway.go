@@ -52,8 +52,8 @@ func (w *world) pickGateway(req Request) (gateway string, ok bool, notes []strin
 		return "", true, nil
 	}
 	return chosen, true, []string{fmt.Sprintf(
-		"Gateways %s listen on port %d; explaining %s (pass --gateway or --address to choose another)",
-		strings.Join(onPort, ", "), req.Port, chosen)}
+		"Gateways %s listen on port %d; explaining %s, %s (pass --gateway or --address to choose another)",
+		strings.Join(onPort, ", "), req.Port, chosen, rankReason(best, evaluate.ListenerHost(w.portOf(chosen, req.Port), req.Request)))}
 }
 
 // gatewayRank orders the Gateways on a port by how likely the request is
@@ -72,6 +72,31 @@ func (w *world) gatewayRank(name string, port *ir.Listener, req Request) int {
 		rank++
 	}
 	return rank
+}
+
+// rankReason says why a Gateway of that gatewayRank was chosen.
+func rankReason(rank int, host string) string {
+	switch rank {
+	case 0:
+		return fmt.Sprintf("the first by name that is accepted and has a listener covering %s", host)
+	case 1:
+		return fmt.Sprintf("the first by name with a listener covering %s (it is not accepted)", host)
+	case 2:
+		return fmt.Sprintf("the first by name that is accepted (none has a listener covering %s)", host)
+	}
+	return fmt.Sprintf("the first by name (none is accepted or has a listener covering %s)", host)
+}
+
+// portOf returns the IR port of the Gateway "namespace/name".
+func (w *world) portOf(gateway string, port int32) *ir.Listener {
+	if g := w.irGateway(gateway); g != nil {
+		for i := range g.Listeners {
+			if g.Listeners[i].Port == port {
+				return &g.Listeners[i]
+			}
+		}
+	}
+	return &ir.Listener{}
 }
 
 // gatewaysWithAddress lists, by name, the Gateways whose status or spec

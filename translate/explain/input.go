@@ -1,6 +1,7 @@
 package explain
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -21,7 +22,9 @@ type Input struct {
 	ListenerSets []*gwv1.ListenerSet
 	HTTPRoutes   []*gwv1.HTTPRoute
 	GRPCRoutes   []*gwv1.GRPCRoute
-	Sources      diag.Sources
+	// Secrets are read for the certificates listeners serve.
+	Secrets []*corev1.Secret
+	Sources diag.Sources
 	// Policies are the implementation's policies of the input (see
 	// PolicyNote); the caller sets them, NewInput does not.
 	Policies []translate.PolicyAttachment
@@ -41,6 +44,8 @@ func NewInput(out translate.Output, objs []client.Object, sources diag.Sources) 
 			in.HTTPRoutes = append(in.HTTPRoutes, o)
 		case *gwv1.GRPCRoute:
 			in.GRPCRoutes = append(in.GRPCRoutes, o)
+		case *corev1.Secret:
+			in.Secrets = append(in.Secrets, o)
 		}
 	}
 	return in
@@ -53,6 +58,7 @@ type world struct {
 	sets     map[types.NamespacedName]*gwv1.ListenerSet
 	routes   []*route
 	byRef    map[diag.ObjectRef]*route
+	secrets  map[string]*corev1.Secret
 }
 
 func newWorld(in Input) *world {
@@ -61,6 +67,7 @@ func newWorld(in Input) *world {
 		gateways: map[types.NamespacedName]*gwv1.Gateway{},
 		sets:     map[types.NamespacedName]*gwv1.ListenerSet{},
 		byRef:    map[diag.ObjectRef]*route{},
+		secrets:  secretsByName(in.Secrets),
 	}
 	for _, g := range in.Gateways {
 		w.gateways[types.NamespacedName{Namespace: g.Namespace, Name: g.Name}] = g
@@ -96,6 +103,11 @@ func (w *world) gatewayRef(name string) Ref {
 
 func (w *world) objectRef(kind, ns, name string) Ref {
 	return w.ref(diag.ObjectRef{Kind: kind, Namespace: ns, Name: name})
+}
+
+// originRef names the route an IR route came from.
+func originRef(o ir.Origin) diag.ObjectRef {
+	return diag.ObjectRef{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
 }
 
 // irGateway returns the IR of the Gateway "namespace/name".

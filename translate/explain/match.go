@@ -26,7 +26,7 @@ func (w *world) explainMatch(s *scene, t *Trace) {
 		fwd := s.res.Forwarded
 		t.Forwarded = &Forwarded{Host: fwd.Host, Path: fwd.Path, Headers: nonEmpty(fwd.Headers), Changes: changes(s.req.Request, fwd)}
 		for _, m := range s.res.Mirrors {
-			t.Mirrors = append(t.Mirrors, Mirror(m))
+			t.Mirrors = append(t.Mirrors, Mirror{Cluster: m.Cluster, Numerator: m.Numerator, Denominator: m.Denominator})
 		}
 	}
 	t.Location = s.res.Location
@@ -91,37 +91,22 @@ func sameRoute(a, b ir.Route) bool {
 func (w *world) backends(s *scene, bs []ir.WeightedBackend) []BackendStep {
 	o := s.res.Route.Origin
 	rt := w.routeOf(o)
-	var total int64
-	for _, b := range bs {
-		total += int64(b.Weight)
-	}
 	out := make([]BackendStep, 0, len(bs))
 	for i := range bs {
 		b := &bs[i]
 		step := BackendStep{Cluster: b.Cluster, Weight: b.Weight, Invalid: b.Invalid, Filters: b.Filters}
-		if total > 0 {
-			step.Percent = math.Round(float64(b.Weight)*10000/float64(total)) / 100
-		}
+		step.Percent = share(bs, b.Weight)
 		step.Chosen = s.res.Outcome == evaluate.Routed && s.res.Backend == b
 		if br, ok := rt.backendRef(o.Rule, i); ok {
 			ref := w.ref(br.ref)
 			step.BackendRef, step.Port = &ref, br.port
 		}
-		if b.Cluster != "" {
-			step.Endpoints = clusterEndpoints(s.gw, b.Cluster)
+		if cl := clusterOf(s.gw, b.Cluster); cl != nil {
+			step.Endpoints, step.NoReadyEndpoints = cl.Endpoints, cl.NoReadyEndpoints
 		}
 		out = append(out, step)
 	}
 	return out
-}
-
-func clusterEndpoints(gw *ir.Gateway, name string) []ir.Endpoint {
-	for _, c := range gw.Clusters {
-		if c.Name == name {
-			return c.Endpoints
-		}
-	}
-	return nil
 }
 
 // changes lists what the filters did to the request: host and path
@@ -165,4 +150,17 @@ func nonEmpty(h http.Header) http.Header {
 		return nil
 	}
 	return h
+}
+
+// share is a weight's percentage of the backends' total weight, to two
+// decimals; 0 when the total is 0.
+func share(bs []ir.WeightedBackend, weight int32) float64 {
+	var total int64
+	for _, b := range bs {
+		total += int64(b.Weight)
+	}
+	if total == 0 {
+		return 0
+	}
+	return math.Round(float64(weight)*10000/float64(total)) / 100
 }

@@ -43,11 +43,15 @@ func (w *world) nearMisses(s *scene) []NearMiss {
 	return out
 }
 
-// compareNearMisses ranks by failed conditions; among equals, a miss
-// about the listener or port that took the request (a route whose hostname
-// or path differs) before one about another listener or port.
+// compareNearMisses ranks as a person reading the request would: a miss
+// that fails only on what the request asks for (path, method, headers,
+// query) before one that is placed elsewhere (another hostname, listener,
+// port, Gateway, or not attached), whatever the counts; then by failed
+// conditions; among equals, a miss about the listener or port that took
+// the request before one about another listener or port.
 func compareNearMisses(a, b NearMiss) int {
 	return cmp.Or(
+		cmp.Compare(placedElsewhere(a), placedElsewhere(b)),
 		cmp.Compare(len(a.Failed), len(b.Failed)),
 		cmp.Compare(elsewhere(a), elsewhere(b)),
 		cmp.Compare(a.Object.Kind, b.Object.Kind),
@@ -56,6 +60,20 @@ func compareNearMisses(a, b NearMiss) int {
 		comparePtr(a.ParentRef, b.ParentRef),
 		cmp.Compare(a.Listener, b.Listener),
 	)
+}
+
+// placedElsewhere counts the failed conditions that are about where the route
+// is rather than what it matches.
+func placedElsewhere(m NearMiss) int {
+	n := 0
+	for _, f := range m.Failed {
+		switch f.Condition {
+		case CondPath, CondMethod, CondHeader, CondQueryParam:
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // elsewhere counts the failed conditions that put a miss on another

@@ -60,6 +60,9 @@ func (w *world) routeMiss(s *scene, r *route, i int) (NearMiss, bool) {
 		if best.rule >= 0 {
 			rule, match := best.rule, best.match
 			nm.Rule, nm.Match, nm.RuleName, nm.Spec = &rule, &match, r.ruleName(rule), best.spec
+			if r.ref.Kind == "GRPCRoute" {
+				inGRPCTerms(best.misses, r.grpcKey(rule, match), s.req.Path)
+			}
 		}
 		nm.Failed = append(nm.Failed, best.misses...)
 	}
@@ -245,7 +248,7 @@ func (w *world) vhostEntries(s *scene, pls []placement, onListener bool) []entry
 		switch {
 		case onListener && pl.vh.Hostname == s.res.VirtualHost:
 		case !evaluate.HostMatches(pl.vh.Hostname, s.req.Host):
-			host = []Miss{{Condition: CondHostname, Message: fmt.Sprintf("virtual host %s (listener %s) does not cover %s", pl.vh.Hostname, pl.vh.Listener, s.req.Host)}}
+			host = []Miss{{Condition: CondHostname, Message: fmt.Sprintf("virtual host %s (listener %s) does not cover %s%s", pl.vh.Hostname, pl.vh.Listener, s.req.Host, didYouMean(s.req.Host, pl.vh.Hostname))}}
 		case onListener:
 			host = []Miss{{Condition: CondHostname, Message: fmt.Sprintf(
 				"virtual host %s covers %s, but the more specific virtual host %s took the request (a request goes to one virtual host)",
@@ -319,4 +322,22 @@ func commonPrefix(m *ir.Match, path string) int {
 		n++
 	}
 	return n
+}
+
+// inGRPCTerms restates a GRPCRoute match's path miss as the service or
+// method the rule names and the call's: the IR matches gRPC calls by path,
+// but a GRPCRoute is written in services and methods.
+func inGRPCTerms(misses []Miss, k grpcKey, path string) {
+	service, method, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	for i := range misses {
+		if misses[i].Condition != CondPath {
+			continue
+		}
+		switch {
+		case k.service != "" && k.service != service:
+			misses[i].Message = fmt.Sprintf("service %s required; the call is to %s%s", k.service, service, didYouMean(service, k.service))
+		case k.method != "" && k.method != method:
+			misses[i].Message = fmt.Sprintf("method %s required; the call is to %s%s", k.method, method, didYouMean(method, k.method))
+		}
+	}
 }

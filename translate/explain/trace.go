@@ -21,10 +21,16 @@ type Trace struct {
 	// on the port (the connection is refused). For Routed it is 200, the
 	// backend's own answer standing in.
 	Status int `json:"status"`
+	// GRPCStatus is the gRPC status a gRPC client sees (gRPC calls only).
+	GRPCStatus string `json:"grpcStatus,omitempty"`
 	// Answer says in one sentence what the client gets.
 	Answer   string        `json:"answer"`
 	Gateway  *GatewayStep  `json:"gateway,omitempty"`
 	Listener *ListenerStep `json:"listener,omitempty"`
+	// Connection is how the listener took the connection: TLS, the
+	// certificate it serves, and for tcp://, udp:// and tls:// requests
+	// the route that took it.
+	Connection *ConnectionStep `json:"connection,omitempty"`
 	// VirtualHost is the hostname pattern of the virtual host that took
 	// the request; empty when none of the listener's covers the host.
 	VirtualHost string `json:"virtualHost,omitempty"`
@@ -40,7 +46,16 @@ type Trace struct {
 	Location string `json:"location,omitempty"`
 	// ResponseHeaders are the response header changes the route makes.
 	ResponseHeaders *ir.HeaderModifier `json:"responseHeaders,omitempty"`
-	Mirrors         []Mirror           `json:"mirrors,omitempty"`
+	// GatewayHeaders are the headers the gateway puts on the response
+	// (evaluate.GatewayHeaders): Location, CORS, and what response header
+	// filters set and add; the backend's own come on top.
+	GatewayHeaders http.Header `json:"gatewayHeaders,omitempty"`
+	Mirrors        []Mirror    `json:"mirrors,omitempty"`
+	// CORS is the CORS filter's answer to a request with an Origin.
+	CORS *CORSStep `json:"cors,omitempty"`
+	// Settings are the rule's and the backend's settings that govern a
+	// forwarded request: timeouts, retry, session persistence, backend TLS.
+	Settings *SettingsStep `json:"settings,omitempty"`
 	// Backends are every backendRef of the winning rule.
 	Backends []BackendStep `json:"backends,omitempty"`
 	// NearMisses are set when no route rule took the request: nearest
@@ -55,23 +70,55 @@ type Trace struct {
 }
 
 // Succeeded reports whether a route rule took the request and its answer
-// is not an error: a backend, a redirect, or a CORS preflight answer.
+// is not an error: a backend, a redirect, or a CORS preflight answer; or
+// whether a listener forwarded the connection to a backend.
 func (t Trace) Succeeded() bool {
+	if t.Outcome == evaluate.Forwarded {
+		return true // a connection forwarded to a backend
+	}
 	return t.Route != nil && t.Status > 0 && t.Status < http.StatusBadRequest
+}
+
+// CORSStep is what the route's CORS filter does with the request's Origin.
+type CORSStep struct {
+	Origin string `json:"origin"`
+	// Allowed is whether the origin is one the filter allows.
+	Allowed bool `json:"allowed"`
+	// Preflight is set for an OPTIONS request with
+	// Access-Control-Request-Method, which the gateway answers itself.
+	Preflight bool `json:"preflight,omitempty"`
+	// Headers are the Access-Control-* response headers (none when the
+	// origin is not allowed: the browser then blocks the response).
+	Headers http.Header `json:"headers,omitempty"`
+}
+
+// SettingsStep gathers what governs a forwarded request.
+type SettingsStep struct {
+	Timeouts           *ir.Timeouts           `json:"timeouts,omitempty"`
+	Retry              *ir.Retry              `json:"retry,omitempty"`
+	SessionPersistence *ir.SessionPersistence `json:"sessionPersistence,omitempty"`
+	// BackendTLS is how the gateway connects to the chosen backend, when a
+	// BackendTLSPolicy applies.
+	BackendTLS *ir.BackendTLS `json:"backendTLS,omitempty"`
 }
 
 // RequestView is the request after defaults (method GET, the scheme's
 // port, SNI from Host on HTTPS).
 type RequestView struct {
-	Scheme  string      `json:"scheme"`
-	Host    string      `json:"host"`
-	Port    int32       `json:"port"`
-	Method  string      `json:"method"`
-	Path    string      `json:"path"`
-	Headers http.Header `json:"headers,omitempty"`
-	SNI     string      `json:"sni,omitempty"`
-	Gateway string      `json:"gateway,omitempty"`
-	Address string      `json:"address,omitempty"`
+	Scheme string `json:"scheme"`
+	Host   string `json:"host"`
+	Port   int32  `json:"port"`
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	// NormalizedPath is the path routing matched, when normalisation
+	// changed it.
+	NormalizedPath string      `json:"normalizedPath,omitempty"`
+	Headers        http.Header `json:"headers,omitempty"`
+	SNI            string      `json:"sni,omitempty"`
+	Gateway        string      `json:"gateway,omitempty"`
+	Address        string      `json:"address,omitempty"`
+	// GRPC marks a gRPC call.
+	GRPC bool `json:"grpc,omitempty"`
 }
 
 // Ref names an object and where its document starts.
@@ -123,7 +170,16 @@ type RouteStep struct {
 type Loser struct {
 	RouteStep
 	// DecidedBy is the precedence rule that put the winner first.
-	DecidedBy string `json:"decidedBy"`
+	DecidedBy Decision `json:"decidedBy"`
+}
+
+// Decision is a precedence rule that orders two routes: a stable code
+// (PathMatchType, LongerPath, Method, MoreHeaders, MoreQueryParams,
+// LongerService, LongerMethod, OlderRoute, Alphabetical, EarlierRule,
+// EarlierMatch) and a message naming the two sides.
+type Decision struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
 }
 
 // FilterStep is one filter that ran, from the rule or from the chosen
@@ -136,9 +192,12 @@ type FilterStep struct {
 
 // Forwarded is the request as the backend receives it.
 type Forwarded struct {
-	Host    string      `json:"host"`
-	Path    string      `json:"path"`
-	Headers http.Header `json:"headers,omitempty"`
+	Host string `json:"host"`
+	Path string `json:"path"`
+	// NormalizedPath is the path routing matched, when normalisation
+	// changed it.
+	NormalizedPath string      `json:"normalizedPath,omitempty"`
+	Headers        http.Header `json:"headers,omitempty"`
 	// Changes are what the filters did to the client's request, in header
 	// name order after the host and path.
 	Changes []Change `json:"changes,omitempty"`
@@ -173,7 +232,11 @@ type BackendStep struct {
 	// Port is the backendRef's port.
 	Port      int32         `json:"port,omitempty"`
 	Endpoints []ir.Endpoint `json:"endpoints,omitempty"`
-	Filters   []ir.Filter   `json:"filters,omitempty"`
+	// NoReadyEndpoints is set when the input's EndpointSlices list no
+	// ready endpoint for it; without EndpointSlices in the input, no
+	// endpoints are listed and gwsim assumes the cluster has some.
+	NoReadyEndpoints bool        `json:"noReadyEndpoints,omitempty"`
+	Filters          []ir.Filter `json:"filters,omitempty"`
 }
 
 // Mirror is one copy of the forwarded request: the cluster and the share
@@ -233,7 +296,12 @@ const (
 	CondListenerHostname Condition = "ListenerHostname"
 	// CondHostname: the route's hostnames do not cover the request host, or
 	// a more specific virtual host took the request.
-	CondHostname   Condition = "Hostname"
+	CondHostname Condition = "Hostname"
+	// CondSNI: a TLSRoute whose SNI pattern does not cover the client's.
+	CondSNI Condition = "SNI"
+	// CondSuperseded: an L4 route that an older one on the same listener
+	// (and SNI) supersedes.
+	CondSuperseded Condition = "Superseded"
 	CondPath                 = Condition(evaluate.CondPath)
 	CondMethod               = Condition(evaluate.CondMethod)
 	CondHeader               = Condition(evaluate.CondHeader)

@@ -215,6 +215,11 @@ type Cluster struct {
 	Port      int32      `json:"port"`
 	Protocol  string     `json:"protocol,omitempty"`
 	Endpoints []Endpoint `json:"endpoints,omitempty"`
+	// NoReadyEndpoints is set when the input holds EndpointSlices of the
+	// Service and none lists a ready endpoint for this port: the gateway
+	// has nowhere to send the cluster's traffic. Without EndpointSlices in
+	// the input the endpoints are unknown, and assumed to exist.
+	NoReadyEndpoints bool `json:"noReadyEndpoints,omitempty"`
 	// TLS, when set, makes the gateway connect to the endpoints over TLS
 	// (a BackendTLSPolicy applies); nil means plaintext.
 	TLS *BackendTLS `json:"tls,omitempty"`

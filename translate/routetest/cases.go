@@ -29,6 +29,9 @@ type Case struct {
 
 // Expect is what a test checks; only the fields that are set are checked.
 type Expect struct {
+	// Outcome is the evaluator's outcome (Routed, Misdirected,
+	// ConnectionFailed, Forwarded, ...).
+	Outcome string
 	// Status is the HTTP status the client sees; 0 means no HTTP answer
 	// (connection refused, TLS handshake failed).
 	Status *int
@@ -39,7 +42,8 @@ type Expect struct {
 	// Backend is the one backend that receives every request of the kind.
 	Backend *BackendRef
 	// Backends are all the backends that receive requests of the kind,
-	// with their weights: a traffic split.
+	// with their weights: a traffic split, compared as proportions (80/20
+	// equals 8/2).
 	Backends []WeightedBackend
 	// Path and Host are those of the request the backend receives.
 	Path, Host string
@@ -47,12 +51,17 @@ type Expect struct {
 	// value accepts any. Absent are header names it must not receive.
 	Present []Header
 	Absent  []string
+	// ResponsePresent and ResponseAbsent are the same for the headers the
+	// gateway puts on the response (Location, CORS, response filters).
+	ResponsePresent []Header
+	ResponseAbsent  []string
 }
 
 // empty reports whether e checks nothing.
 func (e Expect) empty() bool {
-	return e.Status == nil && e.Location == "" && e.Route == nil && e.Backend == nil && len(e.Backends) == 0 &&
-		e.Path == "" && e.Host == "" && len(e.Present) == 0 && len(e.Absent) == 0
+	return e.Outcome == "" && e.Status == nil && e.Location == "" && e.Route == nil && e.Backend == nil && len(e.Backends) == 0 &&
+		e.Path == "" && e.Host == "" && len(e.Present) == 0 && len(e.Absent) == 0 &&
+		len(e.ResponsePresent) == 0 && len(e.ResponseAbsent) == 0
 }
 
 // RouteRef names a route, "namespace/name", and optionally one of its

@@ -1,7 +1,9 @@
 package routetest
 
 import (
+	"cmp"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,14 +27,17 @@ type Failure struct {
 func (e Expect) check(t explain.Trace) []Failure {
 	var out []Failure
 	fail := func(expect, want, got string) { out = append(out, Failure{Expect: expect, Want: want, Got: got}) }
+	if e.Outcome != "" && e.Outcome != string(t.Outcome) {
+		fail("outcome", e.Outcome, string(t.Outcome))
+	}
 	if e.Status != nil && *e.Status != t.Status {
 		fail("status", statusString(*e.Status), statusString(t.Status))
 	}
 	if e.Location != "" && e.Location != t.Location {
 		fail("location", e.Location, orNone(t.Location, "no redirect"))
 	}
-	if r := e.Route; r != nil && !r.matches(t.Route) {
-		fail("route", r.String(), r.got(t.Route))
+	if r := e.Route; r != nil && !r.matches(routeOf(t)) {
+		fail("route", r.String(), r.got(routeOf(t)))
 	}
 	served := servedBackends(t)
 	if b := e.Backend; b != nil && !(len(served) == 1 && served[0].valid && b.matches(served[0].ref)) {
@@ -41,7 +46,17 @@ func (e Expect) check(t explain.Trace) []Failure {
 	if len(e.Backends) > 0 && !splitMatches(e.Backends, served) {
 		fail("backends", describeSplit(e.Backends), describeServed(served))
 	}
-	return append(out, e.checkForwarded(t)...)
+	out = append(out, e.checkForwarded(t)...)
+	return append(out, checkHeaders("responseHeader", e.ResponsePresent, e.ResponseAbsent, t.GatewayHeaders, "")...)
+}
+
+// routeOf is the route step that took the request, or the L4 route that
+// took the connection.
+func routeOf(t explain.Trace) *explain.RouteStep {
+	if t.Route == nil && t.Connection != nil && t.Connection.Route != nil {
+		return &explain.RouteStep{Object: t.Connection.Route.Object}
+	}
+	return t.Route
 }
 
 // checkForwarded checks the request the backend receives; when nothing is
@@ -56,26 +71,34 @@ func (e Expect) checkForwarded(t explain.Trace) []Failure {
 	if e.Host != "" && (fw == nil || fw.Host != e.Host) {
 		out = append(out, Failure{Expect: "host", Want: e.Host, Got: forwardedField(fw, func(f *explain.Forwarded) string { return f.Host }, none)})
 	}
-	for _, h := range e.Present {
-		want := h.Value
-		if want == "" {
-			want = "present"
-		}
+	if fw == nil {
+		return append(out, checkHeaders("header", e.Present, e.Absent, nil, none)...)
+	}
+	return append(out, checkHeaders("header", e.Present, e.Absent, fw.Headers, "")...)
+}
+
+// checkHeaders checks headers h against the ones that must be present
+// (with their value, or any when it is empty) and absent; none, when set,
+// is why there are no headers to check at all.
+func checkHeaders(expect string, present []Header, absent []string, h http.Header, none string) []Failure {
+	var out []Failure
+	for _, p := range present {
+		want := cmp.Or(p.Value, "present")
 		switch {
-		case fw == nil:
-			out = append(out, Failure{Expect: "header", Header: h.Name, Want: want, Got: none})
-		case len(fw.Headers.Values(h.Name)) == 0:
-			out = append(out, Failure{Expect: "header", Header: h.Name, Want: want, Got: "absent"})
-		case h.Value != "" && !slices.Contains(fw.Headers.Values(h.Name), h.Value):
-			out = append(out, Failure{Expect: "header", Header: h.Name, Want: want, Got: strings.Join(fw.Headers.Values(h.Name), ", ")})
+		case none != "":
+			out = append(out, Failure{Expect: expect, Header: p.Name, Want: want, Got: none})
+		case len(h.Values(p.Name)) == 0:
+			out = append(out, Failure{Expect: expect, Header: p.Name, Want: want, Got: "absent"})
+		case p.Value != "" && !slices.Contains(h.Values(p.Name), p.Value):
+			out = append(out, Failure{Expect: expect, Header: p.Name, Want: want, Got: strings.Join(h.Values(p.Name), ", ")})
 		}
 	}
-	for _, name := range e.Absent {
+	for _, name := range absent {
 		switch {
-		case fw == nil:
-			out = append(out, Failure{Expect: "header", Header: name, Want: "absent", Got: none})
-		case len(fw.Headers.Values(name)) > 0:
-			out = append(out, Failure{Expect: "header", Header: name, Want: "absent", Got: strings.Join(fw.Headers.Values(name), ", ")})
+		case none != "":
+			out = append(out, Failure{Expect: expect, Header: name, Want: "absent", Got: none})
+		case len(h.Values(name)) > 0:
+			out = append(out, Failure{Expect: expect, Header: name, Want: "absent", Got: strings.Join(h.Values(name), ", ")})
 		}
 	}
 	return out
@@ -147,15 +170,24 @@ func (b BackendRef) matches(got BackendRef) bool {
 	return b.Namespace == got.Namespace && b.Name == got.Name && (b.Port == 0 || b.Port == got.Port)
 }
 
-// splitMatches reports whether the backends served are exactly want, with
-// the same weights, and all valid.
+// splitMatches reports whether the backends served are exactly want, in
+// the same proportions (80/20 equals 8/2), and all valid.
 func splitMatches(want []WeightedBackend, got []served) bool {
 	if len(want) != len(got) {
 		return false
 	}
+	var wantTotal, gotTotal int64
+	for _, w := range want {
+		wantTotal += int64(w.Weight)
+	}
+	for _, g := range got {
+		gotTotal += int64(g.weight)
+	}
 	used := make([]bool, len(got))
 	for _, w := range want {
-		i := firstUnused(got, used, func(s served) bool { return s.valid && s.weight == w.Weight && w.matches(s.ref) })
+		i := firstUnused(got, used, func(s served) bool {
+			return s.valid && int64(s.weight)*wantTotal == int64(w.Weight)*gotTotal && w.matches(s.ref)
+		})
 		if i < 0 {
 			return false
 		}

@@ -24,7 +24,9 @@ import (
 // test can be asked to cover it.
 type Coverage struct {
 	// Matches is the number of route rule matches of HTTPRoutes and
-	// GRPCRoutes in the data plane; Covered, those a test exercised.
+	// GRPCRoutes in the data plane, and of the live TLSRoutes, TCPRoutes
+	// and UDPRoutes (one each: they match a connection); Covered, those a
+	// test exercised.
 	Matches int `json:"matches"`
 	Covered int `json:"covered"`
 	// Percent is Covered of Matches, rounded down to one decimal, so that
@@ -141,22 +143,30 @@ func dataPlaneMatches(in explain.Input) []explain.RouteStep {
 	names := ruleNames(in)
 	seen := map[matchKey]bool{}
 	var out []explain.RouteStep
+	add := func(o ir.Origin, m ir.Match) {
+		ref := diag.ObjectRef{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
+		k := matchKey{route: ref, rule: o.Rule, match: o.Match}
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		out = append(out, explain.RouteStep{
+			Object: explain.Ref{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Source: in.Sources.Of(ref).String()},
+			Rule:   o.Rule, RuleName: names[ruleKey{route: ref, rule: o.Rule}], Match: o.Match, Spec: m,
+		})
+	}
 	for _, g := range in.IR.Gateways {
 		for _, l := range g.Listeners {
 			for _, vh := range l.VirtualHosts {
 				for _, r := range vh.Routes {
-					o := r.Origin
-					ref := diag.ObjectRef{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
-					k := matchKey{route: ref, rule: o.Rule, match: o.Match}
-					if seen[k] {
-						continue
-					}
-					seen[k] = true
-					step := explain.RouteStep{
-						Object: explain.Ref{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name, Source: in.Sources.Of(ref).String()},
-						Rule:   o.Rule, RuleName: names[ruleKey{route: ref, rule: o.Rule}], Match: o.Match, Spec: r.Match,
-					}
-					out = append(out, step)
+					add(r.Origin, r.Match)
+				}
+			}
+			// TLSRoutes, TCPRoutes and UDPRoutes have one rule that
+			// matches a connection; one that another supersedes takes none.
+			for _, r := range slices.Concat(l.TLSRoutes, l.Forward) {
+				if r.SupersededBy == nil {
+					add(r.Origin, ir.Match{})
 				}
 			}
 		}

@@ -6,15 +6,33 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/translate/evaluate"
 	"github.com/gwsim/gwsim/translate/explain"
 )
+
+// outcomes are the evaluator's outcomes a test may expect.
+var outcomes = []evaluate.Outcome{
+	evaluate.Routed, evaluate.Redirected, evaluate.DirectResponse, evaluate.CORSPreflight, evaluate.AuthDenied,
+	evaluate.RouteNotFound, evaluate.NoListener, evaluate.NoGateway, evaluate.Misdirected, evaluate.NoHealthyUpstream,
+	evaluate.ConnectionFailed, evaluate.Forwarded, evaluate.Rejected,
+}
+
+func outcomeList() string {
+	names := make([]string, len(outcomes))
+	for i, o := range outcomes {
+		names[i] = string(o)
+	}
+	return strings.Join(names, ", ")
+}
 
 // The apiVersion and kind a cases file may declare. Both are optional; a
 // file that declares them can sit in a manifests directory, because the
@@ -35,9 +53,18 @@ type Problem struct {
 
 // fileDoc and the types below are the cases file as YAML writes it.
 type fileDoc struct {
-	APIVersion string    `yaml:"apiVersion"`
-	Kind       string    `yaml:"kind"`
-	Tests      []caseDoc `yaml:"tests"`
+	APIVersion string      `yaml:"apiVersion"`
+	Kind       string      `yaml:"kind"`
+	Defaults   defaultsDoc `yaml:"defaults"`
+	Tests      []caseDoc   `yaml:"tests"`
+}
+
+// defaultsDoc is what every test's request gets unless it says otherwise:
+// the Gateway, the scheme of URLs written without one, and headers.
+type defaultsDoc struct {
+	Gateway string            `yaml:"gateway"`
+	Scheme  string            `yaml:"scheme"`
+	Headers map[string]string `yaml:"headers"`
 }
 
 type caseDoc struct {
@@ -57,6 +84,7 @@ type requestDoc struct {
 }
 
 type expectDoc struct {
+	Outcome  string           `yaml:"outcome"`
 	Status   *int             `yaml:"status"`
 	Location string           `yaml:"location"`
 	Route    string           `yaml:"route"`
@@ -65,6 +93,8 @@ type expectDoc struct {
 	Path     string           `yaml:"path"`
 	Host     string           `yaml:"host"`
 	Headers  headersDoc       `yaml:"headers"`
+	// ResponseHeaders are headers the gateway puts on the response.
+	ResponseHeaders headersDoc `yaml:"responseHeaders"`
 }
 
 type headersDoc struct {
@@ -94,6 +124,7 @@ func Parse(file string, data []byte, namespace string) (Suite, []Problem) {
 type parser struct {
 	file      string
 	namespace string
+	defaults  defaultsDoc
 	root      yaml.Node
 	problems  []Problem
 }
@@ -117,6 +148,10 @@ func (p *parser) suite(doc fileDoc) Suite {
 	if len(doc.Tests) == 0 {
 		p.add([]any{"tests"}, "no tests: the file needs a list of tests, each with a name, a request and what to expect")
 	}
+	p.defaults = doc.Defaults
+	if sc := doc.Defaults.Scheme; sc != "" && !slices.Contains([]string{"http", "https", "grpc", "grpcs", "tcp", "udp", "tls"}, sc) {
+		p.add([]any{"defaults", "scheme"}, "unsupported scheme %q (valid: http, https, grpc, grpcs, tcp, udp, tls)", sc)
+	}
 	var s Suite
 	seen := map[string]bool{}
 	for i, d := range doc.Tests {
@@ -137,14 +172,17 @@ func (p *parser) suite(doc fileDoc) Suite {
 }
 
 func (p *parser) request(at []any, d requestDoc) explain.Request {
-	r := Request{URL: d.URL, Method: d.Method, SNI: d.SNI, Gateway: d.Gateway, Port: d.Port, Address: d.Address}
-	names := make([]string, 0, len(d.Headers))
-	for name := range d.Headers {
-		names = append(names, name)
+	r := Request{URL: d.URL, Method: d.Method, SNI: d.SNI, Gateway: cmp.Or(d.Gateway, p.defaults.Gateway), Port: d.Port, Address: d.Address}
+	if p.defaults.Scheme != "" && d.URL != "" && !strings.Contains(d.URL, "://") {
+		r.URL = p.defaults.Scheme + "://" + d.URL
 	}
-	slices.Sort(names)
-	for _, name := range names {
-		r.Headers = append(r.Headers, Header{Name: name, Value: d.Headers[name]})
+	headers := maps.Clone(p.defaults.Headers)
+	if headers == nil {
+		headers = map[string]string{}
+	}
+	maps.Copy(headers, d.Headers)
+	for _, name := range sortedKeys(headers) {
+		r.Headers = append(r.Headers, Header{Name: name, Value: headers[name]})
 	}
 	if d.URL == "" {
 		p.add(append(at, "url"), "a request needs a url")
@@ -158,7 +196,7 @@ func (p *parser) request(at []any, d requestDoc) explain.Request {
 }
 
 func (p *parser) expect(at []any, d expectDoc) Expect {
-	e := Expect{Status: d.Status, Location: d.Location, Path: d.Path, Host: d.Host, Absent: d.Headers.Absent}
+	e := Expect{Outcome: d.Outcome, Status: d.Status, Location: d.Location, Path: d.Path, Host: d.Host, Absent: d.Headers.Absent, ResponseAbsent: d.ResponseHeaders.Absent}
 	if d.Status != nil && (*d.Status < 0 || *d.Status > 599) {
 		p.add(append(at, "status"), "status %d is not an HTTP status (0 means no HTTP answer)", *d.Status)
 	}
@@ -180,8 +218,14 @@ func (p *parser) expect(at []any, d expectDoc) Expect {
 	for _, name := range sortedKeys(d.Headers.Present) {
 		e.Present = append(e.Present, Header{Name: name, Value: d.Headers.Present[name]})
 	}
+	for _, name := range sortedKeys(d.ResponseHeaders.Present) {
+		e.ResponsePresent = append(e.ResponsePresent, Header{Name: name, Value: d.ResponseHeaders.Present[name]})
+	}
+	if d.Outcome != "" && !slices.Contains(outcomes, evaluate.Outcome(d.Outcome)) {
+		p.add(append(at, "outcome"), "unknown outcome %q (valid: %s)", d.Outcome, outcomeList())
+	}
 	if e.empty() {
-		p.add(at, "nothing to check: set status, location, route, backend, backends, path, host or headers")
+		p.add(at, "nothing to check: set outcome, status, location, route, backend, backends, path, host, headers or responseHeaders")
 	}
 	return e
 }

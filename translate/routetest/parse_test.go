@@ -76,7 +76,7 @@ func TestParseProblems(t *testing.T) {
 	}, {
 		name: "unknown field, with the valid ones",
 		in:   "tests:\n- name: a\n  request: {url: http://a/}\n  expect: {stauts: 200}\n",
-		want: []string{"t.yaml:4: tests[0].expect.stauts: unknown field (valid: status, location, route, backend, backends, path, host, headers)"},
+		want: []string{"t.yaml:4: tests[0].expect.stauts: unknown field (valid: outcome, status, location, route, backend, backends, path, host, headers, responseHeaders)"},
 	}, {
 		name: "wrong types",
 		in:   "tests:\n- name: a\n  request:\n    url: http://a/\n    port: eighty\n  expect:\n    status: 200\n- name: [b]\n",
@@ -117,7 +117,7 @@ func TestParseProblems(t *testing.T) {
 			`t.yaml:7: tests[1].expect.backends.a/b:0: backend "a/b:0": port "0" is not a number from 1 to 65535`,
 			"t.yaml:7: tests[1].expect.backends.a/c: weight -1: a backend in a split has a weight above 0 (leave out those that get no requests)",
 			"t.yaml:8: tests[2].name: a test needs a name",
-			"t.yaml:9: tests[2].expect: nothing to check: set status, location, route, backend, backends, path, host or headers",
+			"t.yaml:9: tests[2].expect: nothing to check: set outcome, status, location, route, backend, backends, path, host, headers or responseHeaders",
 		},
 	}}
 	for _, tt := range tests {

@@ -32,6 +32,10 @@ type Request struct {
 	// Port overrides the URL's port; 0 keeps it (or the scheme's default).
 	Port    int
 	Address string
+	// GRPC makes an http(s) URL a gRPC call, as the grpc:// scheme does.
+	GRPC bool
+	// KeepPath routes the path as sent, without normalising it.
+	KeepPath bool
 }
 
 // Header is one request header.
@@ -53,15 +57,22 @@ func (r Request) Build(namespace string) (explain.Request, error) {
 		return explain.Request{}, fmt.Errorf("invalid URL %q: %v", r.URL, errors.Unwrap(err))
 	}
 	scheme := strings.ToLower(u.Scheme)
-	if scheme != "http" && scheme != "https" {
-		return explain.Request{}, fmt.Errorf("unsupported scheme %q in %q (valid: http, https)", u.Scheme, r.URL)
+	grpc := r.GRPC || scheme == "grpc" || scheme == "grpcs"
+	switch scheme {
+	case "http", "https", "tcp", "udp", "tls":
+	case "grpc":
+		scheme = "http"
+	case "grpcs":
+		scheme = "https"
+	default:
+		return explain.Request{}, fmt.Errorf("unsupported scheme %q in %q (valid: http, https, grpc, grpcs, tcp, udp, tls)", u.Scheme, r.URL)
 	}
 	if u.Hostname() == "" {
 		return explain.Request{}, fmt.Errorf("URL %q has no host", r.URL)
 	}
 	req := explain.Request{Request: evaluate.Request{
 		Scheme: scheme, Host: strings.ToLower(u.Hostname()), Method: strings.ToUpper(r.Method),
-		Path: u.EscapedPath(), Headers: http.Header{}, SNI: r.SNI,
+		Path: u.EscapedPath(), Headers: http.Header{}, SNI: r.SNI, KeepPath: r.KeepPath,
 	}, Address: r.Address}
 	if req.Method == "" {
 		req.Method = http.MethodGet
@@ -69,11 +80,19 @@ func (r Request) Build(namespace string) (explain.Request, error) {
 	if u.RawQuery != "" {
 		req.Path += "?" + u.RawQuery
 	}
-	if req.SNI == "" && scheme == "https" {
+	if grpc {
+		if err := asGRPCCall(&req, r.URL); err != nil {
+			return explain.Request{}, err
+		}
+	}
+	if req.SNI == "" && (scheme == "https" || scheme == "tls") {
 		req.SNI = req.Host // curl sends the URL's host, whatever the Host header says
 	}
 	if req.Port, err = r.port(u); err != nil {
 		return explain.Request{}, err
+	}
+	if (scheme == "tcp" || scheme == "udp") && req.Port == 0 {
+		return explain.Request{}, fmt.Errorf("URL %q has no port (%s:// needs one)", r.URL, scheme)
 	}
 	if err := addHeaders(&req, r.Headers); err != nil {
 		return explain.Request{}, err
@@ -120,5 +139,19 @@ func addHeaders(req *explain.Request, hs []Header) error {
 		}
 		req.Headers.Add(name, value)
 	}
+	return nil
+}
+
+// asGRPCCall makes req the request a gRPC client sends for the call its
+// path names, /package.Service/Method: an HTTP/2 POST with content-type
+// application/grpc (evaluate.GRPCCall).
+func asGRPCCall(req *explain.Request, rawURL string) error {
+	service, method, ok := strings.Cut(strings.TrimPrefix(req.Path, "/"), "/")
+	if !ok || service == "" || method == "" || strings.ContainsAny(method, "/?") {
+		return fmt.Errorf("gRPC URL %q must name a call as /package.Service/Method", rawURL)
+	}
+	call := evaluate.GRPCCall(req.Host, 0, service, method, nil)
+	req.Method, req.GRPC = call.Method, true
+	req.Headers.Set("Content-Type", "application/grpc")
 	return nil
 }

@@ -39,7 +39,7 @@ func TestBuild(t *testing.T) {
 	}, {
 		name:    "unsupported scheme",
 		in:      Request{URL: "ftp://a/"},
-		wantErr: `unsupported scheme "ftp" in "ftp://a/" (valid: http, https)`,
+		wantErr: `unsupported scheme "ftp" in "ftp://a/" (valid: http, https, grpc, grpcs, tcp, udp, tls)`,
 	}, {
 		name:    "no host",
 		in:      Request{URL: "http:///x"},

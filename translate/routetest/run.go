@@ -12,6 +12,8 @@ type Options struct {
 	// FailUnder, when above 0, is the lowest match coverage (a percentage)
 	// that passes; it implies Coverage.
 	FailUnder float64
+	// KeepPath routes every request's path as sent, without normalising it.
+	KeepPath bool
 }
 
 // Report is what a run found. Its JSON field names are a stable
@@ -51,7 +53,9 @@ func Run(in explain.Input, s Suite, opts Options) Report {
 	r := Report{Tests: []Result{}}
 	exercised := map[matchKey]bool{}
 	for _, c := range s.Tests {
-		t := explain.Explain(in, c.Request)
+		req := c.Request
+		req.KeepPath = req.KeepPath || opts.KeepPath
+		t := explain.Explain(in, req)
 		res := Result{Name: c.Name, Source: c.Source.String(), Outcome: t.Outcome, Status: t.Status, Failures: c.Expect.check(t)}
 		res.Passed = len(res.Failures) == 0
 		if res.Passed {
@@ -60,8 +64,8 @@ func Run(in explain.Input, s Suite, opts Options) Report {
 			r.Failed++
 			res.Trace = &t
 		}
-		if t.Route != nil {
-			exercised[keyOf(*t.Route)] = true
+		if r := routeOf(t); r != nil {
+			exercised[keyOf(*r)] = true
 		}
 		r.Tests = append(r.Tests, res)
 	}
