@@ -19,7 +19,7 @@ import (
 // the verification in clientcert.go) are not the gateway and are not
 // listed; clientcert.go is, because it decides when to ask for a client
 // certificate only as the evaluator says.
-var adapterFiles = []string{"roundtrip.go", "grpcclient.go", "websocket.go", "network.go", "clientcert.go"}
+var adapterFiles = []string{"roundtrip.go", "grpcclient.go", "websocket.go", "network.go", "clientcert.go", "loopback.go"}
 
 // TestAdapterDecidesNothing fails when an adapter file makes a decision
 // that belongs to the evaluator (the brief: an answer that only a test

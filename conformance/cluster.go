@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -63,7 +64,13 @@ type Cluster struct {
 	// kept for the Gateway's lifetime in the harness (and reused if a
 	// Gateway of the same name comes back), like a load balancer's.
 	addresses map[types.NamespacedName]string
-	kubelet   kubelet
+	// addressBase is the second octet of the cluster's loopback addresses.
+	addressBase byte
+	kubelet     kubelet
+	// settled, when set, runs after a read that settled new writes,
+	// outside c.mu: the network opens the sockets of the new world there
+	// (Network.OpenLoopback), before the reader sees the Gateway's status.
+	settled func(context.Context)
 }
 
 var _ client.Client = (*Cluster)(nil)
@@ -85,9 +92,10 @@ func ClusterScheme() *runtime.Scheme {
 // controllerName, holding the Gateway API CRDs and objs.
 func NewCluster(controllerName string, objs ...client.Object) (*Cluster, error) {
 	c := &Cluster{
-		addresses: map[types.NamespacedName]string{},
-		kubelet:   newKubelet(),
-		dirty:     true,
+		addresses:   map[types.NamespacedName]string{},
+		addressBase: byte(1 + rand.IntN(254)),
+		kubelet:     newKubelet(),
+		dirty:       true,
 	}
 	c.opts = offline.Options{
 		Translate: translate.Options{
@@ -114,25 +122,23 @@ func NewCluster(controllerName string, objs ...client.Object) (*Cluster, error) 
 func (c *Cluster) gatewayAddresses(gw types.NamespacedName) []gwv1.GatewayStatusAddress {
 	addr, ok := c.addresses[gw]
 	if !ok {
-		addr = testNetAddress(len(c.addresses))
+		addr = loopbackAddress(c.addressBase, len(c.addresses))
 		c.addresses[gw] = addr
 	}
 	return []gwv1.GatewayStatusAddress{{Type: new(gwv1.IPAddressType), Value: addr}}
 }
 
-// testNetAddress returns the n-th address of the documentation ranges
-// TEST-NET-2 and TEST-NET-3 (RFC 5737), which route nowhere: the tests that
-// dial a Gateway themselves are skipped, and any that slipped through must
-// not reach a real host. It cycles through 198.51.100.1-254, then
-// 203.0.113.1-252: 203.0.113.253 and .254 are the static address pools,
-// which no Gateway is handed.
-func testNetAddress(n int) string {
-	const net2, net3 = 254, 252
-	n %= net2 + net3
-	if n < net2 {
-		return fmt.Sprintf("198.51.100.%d", n+1)
-	}
-	return fmt.Sprintf("203.0.113.%d", n-net2+1)
+// loopbackAddress returns the n-th Gateway address of a cluster whose
+// addresses start at 127.base.1: each Gateway gets an address of its own
+// in 127.0.0.0/8, the only range the network binds (loopback.go), so that
+// a test that dials a Gateway itself reaches this process and nothing else.
+// base (1-254, drawn per cluster) keeps two runs on one host (two
+// worktrees' `make test`) from binding the same address and port; a
+// cluster cycles through 254*254 addresses.
+func loopbackAddress(base byte, n int) string {
+	const perOctet = 254
+	n %= perOctet * perOctet
+	return fmt.Sprintf("127.%d.%d.%d", base, n/perOctet+1, n%perOctet+1)
 }
 
 // UsableStaticAddresses is the suite's pool of static Gateway addresses
@@ -195,11 +201,24 @@ func (c *Cluster) World(ctx context.Context) (*offline.Result, error) {
 // read runs fn against the store after settling.
 func (c *Cluster) read(ctx context.Context, fn func() error) error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := c.settle(ctx); err != nil {
-		return err
+	wasDirty, hook := c.dirty, c.settled
+	err := c.settle(ctx)
+	if err == nil {
+		err = fn()
 	}
-	return fn()
+	c.mu.Unlock()
+	if wasDirty && hook != nil {
+		hook(ctx)
+	}
+	return err
+}
+
+// onSettle sets the function that runs after a read that settled new
+// writes (nil: none).
+func (c *Cluster) onSettle(fn func(context.Context)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.settled = fn
 }
 
 // write runs fn against the store and marks the world dirty.

@@ -11,10 +11,6 @@ const (
 	// SkipMesh: the test checks a service mesh (GAMMA), which gwsim does
 	// not simulate; it is a gateway simulator.
 	SkipMesh SkipCategory = "mesh"
-	// SkipRawSocket: the test opens TCP, UDP or TLS connections itself
-	// (utils/tcp, utils/udp, tls.Dial) instead of going through the suite's
-	// round-tripper, so nothing in-process can answer it.
-	SkipRawSocket SkipCategory = "raw socket"
 	// SkipNeedsEmulation: the test reads something the harness does not
 	// emulate yet (the infrastructure a controller provisions for a
 	// Gateway).
@@ -33,28 +29,7 @@ func (s Skip) String() string { return string(s.Category) + ": " + s.Detail }
 // are found by feature (every test whose features include Mesh), the rest
 // are listed by name.
 func skips() map[string]Skip {
-	rawTCP := Skip{SkipRawSocket, "dials the Gateway over TCP (utils/tcp)"}
-	rawUDP := Skip{SkipRawSocket, "sends UDP datagrams to the Gateway (utils/udp)"}
-	rawTLS := Skip{SkipRawSocket, "opens TLS connections itself (tls.Dialer) to check the handshake"}
 	return map[string]Skip{
-		"TCPRouteMultipleRoutesAttachment":      rawTCP,
-		"TCPRouteParentRefAttachAll":            rawTCP,
-		"TCPRouteParentRefPortAndSectionName":   rawTCP,
-		"TCPRouteReferenceGrant":                rawTCP,
-		"TCPRouteWeightedRouting":               rawTCP,
-		"TLSRouteMixedTerminationSameNamespace": rawTCP,
-		"TLSRouteSimpleSameNamespace":           rawTCP,
-		"TLSRouteTerminateSimpleSameNamespace":  rawTCP,
-		"TLSRouteHostnameIntersection":          rawTLS,
-		"TLSRouteInvalidBackendRefNonexistent":  rawTLS,
-		"TLSRouteInvalidBackendRefUnknownKind":  rawTLS,
-		"UDPRoute":                              {SkipRawSocket, "sends a DNS query over UDP to the Gateway (miekg/dns)"},
-		"UDPRouteMultipleRoutesAttachment":      rawUDP,
-		"UDPRouteParentRefAttachAllListeners":   rawUDP,
-		"UDPRouteParentRefPortAndSectionName":   rawUDP,
-		"UDPRouteReferenceGrant":                rawUDP,
-		"UDPRouteWeightedRouting":               rawUDP,
-
 		"GatewayInfrastructureMetadata": {SkipNeedsEmulation, "lists the ServiceAccount, Pod or Service a controller provisions for the Gateway (label gateway.networking.k8s.io/gateway-name, through suite.Clientset) to check they carry spec.infrastructure labels and annotations; gwsim provisions no data plane and its IR does not carry spec.infrastructure, so there is nothing to list that the harness would not invent"},
 	}
 }

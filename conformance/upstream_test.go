@@ -140,7 +140,8 @@ func TestUpstreamSuiteChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := suite.NewConformanceTestSuite(suiteOptions(cluster))
+	network := NewNetwork(cluster)
+	s, err := suite.NewConformanceTestSuite(suiteOptions(cluster, network))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,14 +151,20 @@ func TestUpstreamSuiteChild(t *testing.T) {
 			if skip, ok := skipFor(test.ShortName, featureNames(test.Features)); ok {
 				t.Skip(skip.String())
 			}
+			// The test's sockets close after its own cleanup has run.
+			closeLoopback := network.OpenLoopback()
+			t.Cleanup(func() {
+				if err := closeLoopback(); err != nil {
+					t.Errorf("loopback network: %v", err)
+				}
+			})
 			test.Run(t, s)
 		})
 	}
 }
 
 // suiteOptions configures the upstream suite for an in-process run.
-func suiteOptions(cluster *Cluster) suite.ConformanceOptions {
-	network := NewNetwork(cluster)
+func suiteOptions(cluster *Cluster, network *Network) suite.ConformanceOptions {
 	opts := suite.ConformanceOptions{
 		Client:          cluster,
 		Clientset:       Clientset(network),
