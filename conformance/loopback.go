@@ -57,6 +57,9 @@ type loopback struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// syncMu runs one sync at a time, so that a sync of an older world
+	// cannot undo that of a newer one.
+	syncMu sync.Mutex
 
 	mu      sync.Mutex
 	closed  bool
@@ -90,6 +93,8 @@ func (n *Network) OpenLoopback() (closeAll func() error) {
 
 // sync binds the sockets the data plane now needs and closes the others.
 func (l *loopback) sync(ctx context.Context) {
+	l.syncMu.Lock()
+	defer l.syncMu.Unlock()
 	dp, err := l.n.dataPlane(ctx)
 	if err != nil {
 		l.fail(err)
