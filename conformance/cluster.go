@@ -42,7 +42,9 @@ import (
 //   - the kubelet and endpoints controller (kubelet.go): each Deployment
 //     gets Ready Pods and each Service with a selector an EndpointSlice;
 //   - the network that gives a Gateway its address: Options.Addresses hands
-//     out one IP per Gateway, which the round-tripper maps back, and
+//     out one loopback IP per Gateway (loopbackAddress), which the
+//     round-tripper maps back and on which the network binds the sockets
+//     the suite's own dialers reach (loopback.go), and
 //     Options.AddressUsable refuses the static addresses of the suite's
 //     unusable pool (UnusableStaticAddresses).
 //
