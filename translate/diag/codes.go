@@ -206,13 +206,15 @@ var codes = []Code{
 	{ID: "GWS6006", Group: GroupTLS, Reason: "InvalidClientCertificateRef", Title: "Client certificate reference invalid",
 		Help: "Point spec.tls.backend.clientCertificateRef at a kubernetes.io/tls Secret that exists (and is permitted)."},
 	{ID: "GWS6007", Group: GroupTLS, Reason: "OverlappingHostnames", Title: "Overlapping TLS hostnames",
-		Help: "Clients that reuse connections may reach the wrong listener; use one certificate for both hostnames or separate ports."},
+		Help: "Clients that reuse connections may reach the wrong listener; give the listeners hostnames that do not overlap, or separate ports."},
 	{ID: "GWS6008", Group: GroupTLS, Reason: "ConfigurationChanged", Title: "Client certificate validation can be bypassed",
 		Help: "Use mode AllowValidOnly unless the backend authorizes clients itself."},
 	{ID: "GWS6009", Group: GroupTLS, Reason: "Conflicted", Title: "BackendTLSPolicy conflicts with an older one",
 		Help: "Target each Service port with one BackendTLSPolicy; the older policy wins."},
 	{ID: "GWS6010", Group: GroupTLS, Reason: "Invalid", Title: "BackendTLSPolicy invalid",
 		Help: "Fix the policy as the message says (its target, hostname or validation settings)."},
+	{ID: "GWS6011", Group: GroupTLS, Reason: "OverlappingCertificates", Title: "Overlapping TLS certificates",
+		Help: "Clients that reuse connections may reach the wrong listener; give each listener a certificate that covers only its own hostnames, or separate ports."},
 
 	// Assumption: what gwsim cannot know from the input.
 	{ID: "GWS7001", Group: GroupAssumption, Reason: ReasonAssumed, Kinds: []string{""}, Title: "Object assumed",
