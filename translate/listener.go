@@ -274,8 +274,8 @@ func (r *listenerResult) conditions() []condition {
 }
 
 // notAccepted says why the listener is not accepted and where its status
-// is, for the message of a route that cannot attach to it; "" when it is
-// accepted.
+// is, for the message of a route attached to it that it does not serve;
+// "" when it is accepted.
 func (r *listenerResult) notAccepted() string {
 	reason := firstNonEmpty(r.problems.acceptedReason, r.problems.conflictReason)
 	if reason == "" {
