@@ -206,13 +206,15 @@ func describeTarget(t backendTLSTarget) string {
 // programmed, so its requests still get the 5xx of a failed handshake,
 // and the policy keeps its ancestor status. The spec names no reason for
 // this case; gwsim uses UnsupportedProtocol, the constant for a backend
-// the gateway cannot speak to as the route requires.
+// the gateway cannot speak to as the route requires, and the message
+// carries diag.MarkerBackendTLSNotMet so that the finding gets its own
+// code (GWS6012), not the appProtocol one.
 func unmetBackendTLS(b backendResult, field string) (backendResult, bool) {
 	c := b.cluster
 	if c == nil || c.TLS == nil || c.TLS.Invalid == "" {
 		return backendResult{}, false
 	}
 	return backendResult{reason: string(gwv1.RouteReasonUnsupportedProtocol), message: fmt.Sprintf(
-		"%s: BackendTLSPolicy %s applies to Service %s port %d and cannot be met (%s), so connections to it fail and its requests get a 5xx",
-		field, c.TLS.Policy, c.Service, c.Port, c.TLS.Invalid)}, true
+		"%s: BackendTLSPolicy %s applies to Service %s port %d and %s (%s), so connections to it fail and its requests get a 5xx",
+		field, c.TLS.Policy, c.Service, c.Port, diag.MarkerBackendTLSNotMet, c.TLS.Invalid)}, true
 }

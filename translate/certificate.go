@@ -45,6 +45,7 @@ func (w *world) resolveCertificates(r *listenerResult) {
 			return
 		}
 		r.certs = append(r.certs, key)
+		r.certNames = append(r.certNames, w.certificateNames(key)...)
 	}
 }
 

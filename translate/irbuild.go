@@ -42,7 +42,7 @@ func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedRoute) ir.Gat
 	clusters := map[string]ir.Cluster{}
 	for _, ar := range routes {
 		entries := httpEntries(ar.route)
-		vhostAttachments := ar.parent.attached
+		vhostAttachments := servedAttachments(ar.parent.attached)
 		if ar.route.l4 != nil {
 			vhostAttachments = nil // connection-level routes: see addL4Routes
 		}

@@ -40,7 +40,7 @@ func addL4Routes(ports map[gwv1.PortNumber]*ir.Listener, routes []attachedRoute)
 		if ar.route.l4 == nil {
 			continue
 		}
-		for _, att := range ar.parent.attached {
+		for _, att := range servedAttachments(ar.parent.attached) {
 			for _, e := range l4Entries(ar.route, att) {
 				k := l4Slot{e.port, e.route.Listener, e.route.SNI}
 				if !slices.ContainsFunc(slots[k], func(o l4Entry) bool { return o.route.Origin == e.route.Origin }) {

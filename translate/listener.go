@@ -23,7 +23,10 @@ type listenerResult struct {
 	programmed bool
 	kinds      []gwv1.RouteGroupKind
 	certs      []string // resolved certificate Secrets, "namespace/name"
-	problems   listenerProblems
+	// certNames are the DNS names the resolved certificates cover (their
+	// subjectAltNames); empty for Secrets that are assumed, not read.
+	certNames []string
+	problems  listenerProblems
 	// frontend is the client certificate validation of an HTTPS listener
 	// (Gateway spec.tls.frontend), nil when none applies.
 	frontend *ir.FrontendValidation
@@ -31,7 +34,8 @@ type listenerResult struct {
 	attachedRoutes int32
 	// overlap explains the listener's OverlappingTLSConfig condition; ""
 	// when its TLS configuration overlaps no other listener's.
-	overlap string
+	// overlapReason is OverlappingCertificates or OverlappingHostnames.
+	overlap, overlapReason string
 }
 
 // listenerOwner is the object that declares a listener: the Gateway, or a
@@ -270,8 +274,8 @@ func (r *listenerResult) conditions() []condition {
 }
 
 // notAccepted says why the listener is not accepted and where its status
-// is, for the message of a route that cannot attach to it; "" when it is
-// accepted.
+// is, for the message of a route attached to it that it does not serve;
+// "" when it is accepted.
 func (r *listenerResult) notAccepted() string {
 	reason := firstNonEmpty(r.problems.acceptedReason, r.problems.conflictReason)
 	if reason == "" {

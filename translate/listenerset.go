@@ -90,10 +90,11 @@ func compareListenerSets(a, b *gwv1.ListenerSet) int {
 // accepted. Its listeners then go through the same evaluation as the
 // Gateway's own, and are merged after them: the Gateway treats the merged
 // list as its listeners (GEP-1713, "Listener Validation"). A merged
-// listener that clashes (see clash) with an accepted listener earlier in
-// the list is conflicted, and the earlier one keeps the port: the Gateway's
-// own listeners come first, then the ListenerSets in precedence order,
-// each in the order it lists its listeners.
+// listener that clashes (see clash) with an accepted listener of an object
+// earlier in the list is conflicted, and the earlier one keeps the port:
+// the Gateway's own listeners come first, then the ListenerSets in
+// precedence order. Within one ListenerSet no entry takes precedence over
+// another (evaluateListenerEntries).
 func (w *world) evaluateListenerSets(gr *gatewayResult, gatewayAccepted bool) []*listenerSetResult {
 	sets := slices.Clone(w.listenerSets.byGateway[keyOf(gr.gateway.Namespace, gr.gateway.Name)])
 	slices.SortFunc(sets, compareListenerSets)
@@ -116,18 +117,41 @@ func (w *world) evaluateListenerSets(gr *gatewayResult, gatewayAccepted bool) []
 			res.refusedMsg = fmt.Sprintf("Gateway %s is not accepted; fix it first (see its status)", gr.name())
 			continue
 		}
-		owner := listenerOwner{kind: "ListenerSet", namespace: ls.Namespace, name: ls.Name}
-		for _, e := range ls.Spec.Listeners {
-			l := w.evaluateListener(gr.gateway, owner, listenerOf(e))
-			markPrecedenceConflict(l, merged, gr.name())
-			l.settle()
+		res.listeners = w.evaluateListenerEntries(gr, ls, merged)
+		for _, l := range res.listeners {
 			if l.accepted {
 				merged = append(merged, l)
 			}
-			res.listeners = append(res.listeners, l)
 		}
 	}
 	return out
+}
+
+// evaluateListenerEntries decides the listeners of one attached ListenerSet
+// against earlier, the accepted listeners that take precedence over it.
+// GEP-1713 has the merged list validated as one Gateway's, with precedence
+// deciding conflicts between objects: precedence first (an entry that
+// clashes with an earlier listener is conflicted, the earlier one keeps
+// the port), then the Gateway's own rule among the entries that remain,
+// which picks no winner (markConflicts): two entries of one ListenerSet
+// that clash are both conflicted, whatever their order in the list.
+func (w *world) evaluateListenerEntries(gr *gatewayResult, ls *gwv1.ListenerSet, earlier []*listenerResult) []*listenerResult {
+	owner := listenerOwner{kind: "ListenerSet", namespace: ls.Namespace, name: ls.Name}
+	entries := make([]*listenerResult, len(ls.Spec.Listeners))
+	var remaining []*listenerResult
+	for i, e := range ls.Spec.Listeners {
+		l := w.evaluateListener(gr.gateway, owner, listenerOf(e))
+		markPrecedenceConflict(l, earlier, gr.name())
+		if l.problems.conflictReason == "" {
+			remaining = append(remaining, l)
+		}
+		entries[i] = l
+	}
+	markConflicts(remaining)
+	for _, l := range entries {
+		l.settle()
+	}
+	return entries
 }
 
 // listenerOf is a ListenerSet entry as a Gateway listener: the two types

@@ -131,8 +131,11 @@ func TestListenerSetAllowed(t *testing.T) {
 }
 
 // TestListenerSetPrecedence checks the merged list's order: the Gateway's
-// own listeners win, then the oldest ListenerSet, then namespace/name, and
-// within a ListenerSet the first listener; the input order does not matter.
+// own listeners win, then the oldest ListenerSet, then namespace/name; the
+// input order does not matter. Within one ListenerSet the Gateway's rule
+// applies to the entries precedence left in play: entries that clash are
+// all conflicted, none wins (c/tcp-first, d/inner), and an entry that lost
+// to precedence conflicts with no other entry (a/twin's after, d/inner's r).
 func TestListenerSetPrecedence(t *testing.T) {
 	tcp := gwv1.Listener{Name: "tcp", Port: 80, Protocol: gwv1.TCPProtocolType}
 	gw := allowListeners(testGateway(httpListener("own", 80, "own.example.com")), gwv1.NamespacesFromAll, nil)
@@ -141,12 +144,15 @@ func TestListenerSetPrecedence(t *testing.T) {
 		testListenerSet("a", "young", 5, httpListener("ok", 80, "old.example.com"), httpListener("mine", 80, "young.example.com")),
 		testListenerSet("a", "twin", 1, httpListener("ok", 80, "twin.example.com"), tcp, httpListener("after", 80, "after.example.com")),
 		testListenerSet("c", "tcp-first", 9, gwv1.Listener{Name: "t", Port: 90, Protocol: gwv1.TCPProtocolType}, httpListener("h", 90, "h.example.com")),
+		testListenerSet("d", "inner", 9, gwv1.Listener{Name: "x", Port: 80, Protocol: gwv1.TCPProtocolType}, httpListener("r", 80, "r.example.com"),
+			httpListener("p", 91, "p.example.com"), httpListener("q", 91, "p.example.com")),
 	}
 	want := map[string]string{
 		"b/old":       "ListenersNotValid/Programmed dup=HostnameConflict:0 ok=Accepted:0",
 		"a/twin":      "ListenersNotValid/Programmed ok=Accepted:0 tcp=ProtocolConflict:0 after=Accepted:0",
 		"a/young":     "ListenersNotValid/Programmed ok=HostnameConflict:0 mine=Accepted:0",
-		"c/tcp-first": "ListenersNotValid/Programmed t=Accepted:0 h=ProtocolConflict:0",
+		"c/tcp-first": "ListenersNotValid/ListenersNotValid t=ProtocolConflict:0 h=ProtocolConflict:0",
+		"d/inner":     "ListenersNotValid/Programmed x=ProtocolConflict:0 r=Accepted:0 p=HostnameConflict:0 q=HostnameConflict:0",
 	}
 	for _, order := range [][]*gwv1.ListenerSet{sets, reversed(sets)} {
 		out := Translate(Input{GatewayClasses: []*gwv1.GatewayClass{testClass()}, Gateways: []*gwv1.Gateway{gw}, ListenerSets: order}, Options{})

@@ -65,3 +65,61 @@ func TestMarkOverlappingTLS(t *testing.T) {
 		}
 	}
 }
+
+func TestCertificatesOverlap(t *testing.T) {
+	tests := []struct {
+		a, b []string
+		want bool
+	}{
+		{[]string{"*.example.com"}, []string{"shop.example.com"}, true},
+		{[]string{"shop.example.com"}, []string{"shop.example.com"}, true},
+		{[]string{"api.example.com", "www.example.org"}, []string{"*.example.org"}, true},
+		{[]string{"*.example.com"}, []string{"*.example.com"}, true},
+		{[]string{"*.example.com"}, []string{"example.com"}, false},
+		{[]string{"shop.example.com"}, []string{"api.example.com"}, false},
+		{nil, []string{"api.example.com"}, false},
+		{nil, nil, false},
+	}
+	for _, tt := range tests {
+		if _, _, got := certificatesOverlap(tt.a, tt.b); got != tt.want {
+			t.Errorf("certificatesOverlap(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+		if _, _, got := certificatesOverlap(tt.b, tt.a); got != tt.want {
+			t.Errorf("certificatesOverlap(%q, %q) = %v, want %v (symmetry)", tt.b, tt.a, got, tt.want)
+		}
+	}
+}
+
+// TestMarkOverlappingCertificates: listeners whose hostnames do not overlap
+// but whose certificates do get OverlappingCertificates; a listener with
+// both kinds of overlap gets OverlappingCertificates too (the godoc's
+// SHOULD), and one whose certificate is only assumed (no names) falls back
+// to comparing hostnames.
+func TestMarkOverlappingCertificates(t *testing.T) {
+	gw := listenerOwner{kind: "Gateway", namespace: "ns", name: "gw"}
+	l := func(name, host string, certNames ...string) *listenerResult {
+		h := gwv1.Hostname(host)
+		spec := gwv1.Listener{Name: gwv1.SectionName(name), Port: 443, Protocol: gwv1.HTTPSProtocolType, Hostname: &h}
+		return &listenerResult{spec: spec, owner: gw, accepted: true, certNames: certNames}
+	}
+	listeners := []*listenerResult{
+		l("shop", "shop.example.com", "*.example.com"),
+		l("api", "api.example.com", "api.example.com"),
+		l("org", "foo.example.org", "foo.example.org"),
+		l("assumed", "x.example.org"),
+		l("wild", "*.example.org"),
+	}
+	markOverlappingTLS(listeners, "ns/gw")
+	want := map[string]string{
+		"shop":    string(gwv1.ListenerReasonOverlappingCertificates),
+		"api":     string(gwv1.ListenerReasonOverlappingCertificates),
+		"org":     string(gwv1.ListenerReasonOverlappingHostnames),
+		"assumed": string(gwv1.ListenerReasonOverlappingHostnames),
+		"wild":    string(gwv1.ListenerReasonOverlappingHostnames),
+	}
+	for _, r := range listeners {
+		if r.overlapReason != want[string(r.spec.Name)] {
+			t.Errorf("listener %s: reason %q (%s), want %q", r.spec.Name, r.overlapReason, r.overlap, want[string(r.spec.Name)])
+		}
+	}
+}

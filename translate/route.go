@@ -226,16 +226,47 @@ func (w *world) attachToParent(r routeInfo, ref gwv1.ParentReference, p *parentR
 				joinHostnames(r.hostnames), listenerHostnames(allowed))), nil
 	}
 	return trueCond(accepted, string(gwv1.RouteReasonAccepted),
-		fmt.Sprintf("attached to %s listener(s) %s", p.name(), listenerNames(attached))), attached
+		fmt.Sprintf("attached to %s listener(s) %s%s", p.name(), listenerNames(attached), unservedNote(attached))), attached
+}
+
+// unservedNote tells a route attached to listeners that are not accepted
+// that it is not served there: attachment does not depend on listener
+// status, but only accepted listeners are programmed.
+func unservedNote(as []attachment) string {
+	var why []string
+	for _, a := range as {
+		if !a.listener.accepted {
+			why = append(why, fmt.Sprintf("listener %s %s", a.listener.spec.Name, a.listener.notAccepted()))
+		}
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return "; the route is not served where a listener is not accepted: " + strings.Join(why, "; ")
+}
+
+// servedAttachments are the attachments to accepted listeners: the only
+// ones the data plane serves.
+func servedAttachments(as []attachment) []attachment {
+	var out []attachment
+	for _, a := range as {
+		if a.listener.accepted {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // listenerRefuses says why listener l does not take route r, or "".
 // allowedRoutes "Same" means the namespace of the object that declares the
 // listener: a ListenerSet's namespace for its listeners.
+//
+// Whether l is accepted does not matter: "Listener or Route status does not
+// impact successful attachment" (ListenerStatus.AttachedRoutes godoc), so a
+// route that a conflicted or otherwise not-accepted listener selects is
+// attached and counted there; only accepted listeners reach the IR
+// (servedAttachments).
 func (w *world) listenerRefuses(l *listenerResult, r routeInfo) string {
-	if !l.accepted {
-		return l.notAccepted()
-	}
 	if !slices.ContainsFunc(l.kinds, func(k gwv1.RouteGroupKind) bool { return k.Kind == r.kind }) {
 		return fmt.Sprintf("does not allow %s: its protocol %s and allowedRoutes.kinds admit %s", r.kind, l.spec.Protocol, l.kindList())
 	}

@@ -65,7 +65,8 @@ func Translate(in Input, opts Options) Output {
 			for _, a := range p.attached {
 				a.listener.attachedRoutes++
 			}
-			if len(p.attached) > 0 {
+			// Counted above wherever attached; programmed only where served.
+			if len(servedAttachments(p.attached)) > 0 {
 				k := keyOf(p.gateway.gateway.Namespace, p.gateway.gateway.Name)
 				attached[k] = append(attached[k], attachedRoute{route: res, parent: p})
 			}

@@ -70,6 +70,13 @@ type Code struct {
 	// Severities narrows the code to findings emitted at these severities
 	// (before --strict or severity overrides). Nil is any severity.
 	Severities []Severity
+	// Marker narrows the code to findings whose message contains it. A
+	// finding read from a status condition carries only the condition's
+	// reason and message, and where the spec gives one reason to two
+	// problems (UnsupportedProtocol for an appProtocol and for a
+	// BackendTLSPolicy that cannot be met) a marker the message is built
+	// with is what tells them apart. "" is any message.
+	Marker string
 	// Title names the problem in a few words (SARIF's shortDescription).
 	Title string
 	// Help says how to fix it, in a sentence or two (SARIF's help).
@@ -81,8 +88,15 @@ func (c Code) HelpURL() string { return DocsURL + "#" + strings.ToLower(c.ID) }
 
 func (c Code) matches(f Finding) bool {
 	return (c.Kinds == nil || slices.Contains(c.Kinds, f.Object.Kind)) &&
-		(c.Severities == nil || slices.Contains(c.Severities, f.Severity))
+		(c.Severities == nil || slices.Contains(c.Severities, f.Severity)) &&
+		strings.Contains(f.Message, c.Marker)
 }
+
+// MarkerBackendTLSNotMet is in the message of every ResolvedRefs=False
+// (UnsupportedProtocol) a route gets because a BackendTLSPolicy on its
+// backend cannot be met: translate builds the message with it, and code
+// GWS6012 is narrowed by it.
+const MarkerBackendTLSNotMet = "cannot be met"
 
 // listenerKinds are the kinds that own listeners: a reason shared by
 // listener and route conditions names a different problem on each.
@@ -206,13 +220,17 @@ var codes = []Code{
 	{ID: "GWS6006", Group: GroupTLS, Reason: "InvalidClientCertificateRef", Title: "Client certificate reference invalid",
 		Help: "Point spec.tls.backend.clientCertificateRef at a kubernetes.io/tls Secret that exists (and is permitted)."},
 	{ID: "GWS6007", Group: GroupTLS, Reason: "OverlappingHostnames", Title: "Overlapping TLS hostnames",
-		Help: "Clients that reuse connections may reach the wrong listener; use one certificate for both hostnames or separate ports."},
+		Help: "Clients that reuse connections may reach the wrong listener; give the listeners hostnames that do not overlap, or separate ports."},
 	{ID: "GWS6008", Group: GroupTLS, Reason: "ConfigurationChanged", Title: "Client certificate validation can be bypassed",
 		Help: "Use mode AllowValidOnly unless the backend authorizes clients itself."},
 	{ID: "GWS6009", Group: GroupTLS, Reason: "Conflicted", Title: "BackendTLSPolicy conflicts with an older one",
 		Help: "Target each Service port with one BackendTLSPolicy; the older policy wins."},
 	{ID: "GWS6010", Group: GroupTLS, Reason: "Invalid", Title: "BackendTLSPolicy invalid",
 		Help: "Fix the policy as the message says (its target, hostname or validation settings)."},
+	{ID: "GWS6012", Group: GroupTLS, Reason: "UnsupportedProtocol", Marker: MarkerBackendTLSNotMet, Title: "BackendTLSPolicy cannot be met",
+		Help: "Fix the BackendTLSPolicy the message names (its CA certificates or wellKnownCACertificates; its own findings say what is wrong); until then connections to the backend fail."},
+	{ID: "GWS6011", Group: GroupTLS, Reason: "OverlappingCertificates", Title: "Overlapping TLS certificates",
+		Help: "Clients that reuse connections may reach the wrong listener; give each listener a certificate that covers only its own hostnames, or separate ports."},
 
 	// Assumption: what gwsim cannot know from the input.
 	{ID: "GWS7001", Group: GroupAssumption, Reason: ReasonAssumed, Kinds: []string{""}, Title: "Object assumed",
@@ -257,7 +275,7 @@ var byReason = func() map[string][]Code {
 
 // narrow reports whether c covers only some findings of its Reason.
 func (c Code) narrow() int {
-	if c.Kinds == nil && c.Severities == nil {
+	if c.Kinds == nil && c.Severities == nil && c.Marker == "" {
 		return 0
 	}
 	return 1

@@ -49,7 +49,7 @@ func TestCodesTable(t *testing.T) {
 			}
 		}
 		if catchAll != 1 {
-			t.Errorf("reason %s: has %d entries without Kinds or Severities, want exactly 1", reason, catchAll)
+			t.Errorf("reason %s: has %d entries without Kinds, Severities or Marker, want exactly 1", reason, catchAll)
 		}
 	}
 }
@@ -63,6 +63,9 @@ func TestCodeFor(t *testing.T) {
 		{Finding{Reason: ReasonParseError, Severity: Warning}, "GWS1001"},
 		{Finding{Reason: "UnsupportedProtocol", Object: ObjectRef{Kind: "Gateway"}}, "GWS2002"},
 		{Finding{Reason: "UnsupportedProtocol", Object: ObjectRef{Kind: "GRPCRoute"}}, "GWS3004"},
+		{Finding{Reason: "UnsupportedProtocol", Object: ObjectRef{Kind: "HTTPRoute"},
+			Message: "spec.rules[0].backendRefs[0]: BackendTLSPolicy app/b applies to Service app/b port 443 and " + MarkerBackendTLSNotMet + " (Invalid)"}, "GWS6012"},
+		{Finding{Reason: "UnsupportedProtocol", Object: ObjectRef{Kind: "HTTPRoute"}, Message: `appProtocol "example.com/x" is not supported`}, "GWS3004"},
 		{Finding{Reason: ReasonAssumed}, "GWS7001"},
 		{Finding{Reason: ReasonAssumed, Object: ObjectRef{Kind: "Gateway"}}, "GWS7002"},
 		{Finding{Reason: ReasonAssumed, Object: ObjectRef{Kind: "HTTPRoute"}}, "GWS7003"},
