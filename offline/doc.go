@@ -17,15 +17,27 @@ the tests compare it with.
 
 # The fixpoint rule
 
-A pass lists each reconciled kind once (GatewayClasses, Gateways, each
-route kind in controller.RouteKinds order, then BackendTLSPolicies) and
-reconciles every listed
-object in namespace/name order. Before and after each pass the loop takes a
-snapshot of every reconciled object's metadata.generation and status, read
-back through the client; a pass changed something if the snapshots differ
-(an object that appeared or disappeared counts). Reconcilers' own reports
-are not trusted for this. The loop stops after the first pass that changed
-nothing; that pass is counted, so a settled store takes exactly one pass.
+The first pass reconciles every object of each reconciled kind
+(GatewayClasses, Gateways, each route kind in controller.RouteKinds order,
+then BackendTLSPolicies), listed once, in namespace/name order. Every
+later pass reconciles only the objects that the previous pass's writes
+requeued: the reconcilers read and write through a watcher (watch.go) that
+maps each write to the reconciles depending on it, through the same index
+table the reconcilers list with (controller.Indexes), as a running
+manager's watches and predicates do. A status write requeues the written
+object's own reconcile (unless that reconcile made it) and the Gateways
+whose index values it changed (a BackendTLSPolicy's ancestors); a route's
+status written by one Gateway requeues no Gateway, since no reconciler
+reads the status others write. Any other write requeues everything.
+
+Before and after each pass the loop takes a snapshot of every reconciled
+object's metadata.generation and status, read back through the client; a
+pass changed something if the snapshots differ (an object that appeared
+or disappeared counts). Reconcilers' own reports are not trusted for this.
+The loop stops after the first pass that changed nothing; that pass is
+counted, so a settled store takes exactly one pass, and a world that one
+pass settles takes two: the second reconciles what the first requeued
+(usually nothing) and its snapshot is the confirming look at every object.
 If MaxPasses passes all changed something, the loop fails with a
 *NotSettledError naming the objects that changed in the last one.
 
@@ -69,7 +81,8 @@ enough to test reconcilers against but is not an API server:
     an error, and hands the builder copies.
   - Patch tells status writes from others by inspecting the call stack;
     reconcilers only use Update and Status().Update.
-  - There are no watches or requeues: the fixpoint loop stands in for the
-    event-driven requeueing of a running manager.
+  - There are no watches or requeues: the fixpoint loop's watcher stands
+    in for the event-driven requeueing of a running manager, and sees only
+    the writes made through the client it hands the reconcilers.
 */
 package offline

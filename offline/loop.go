@@ -18,7 +18,8 @@ import (
 
 // defaultMaxPasses bounds the loop when Options.MaxPasses is 0. A world of
 // Gateways and routes settles in two passes (one that writes, one that
-// confirms); the slack covers chains such as ListenerSets.
+// confirms and reconciles what the first requeued); the slack covers
+// chains such as ListenerSets.
 const defaultMaxPasses = 10
 
 // NotSettledError is returned when MaxPasses passes all changed something.
@@ -70,8 +71,9 @@ func Reconcile(ctx context.Context, c client.Client, sources diag.Sources, opts 
 }
 
 func reconcileWith(ctx context.Context, c client.Client, sources diag.Sources, opts Options, tf controller.TranslateFunc) (int, error) {
-	env := controller.Env{Client: c, Options: opts.Translate, Sources: sources, OtherObjects: opts.OtherObjects, Translate: tf}
-	return fixpoint(ctx, c, targets(env), opts.maxPasses(), opts.workers(), opts.afterChange)
+	w := newWatcher(c, controller.Indexes())
+	env := controller.Env{Client: w, Options: opts.Translate, Sources: sources, OtherObjects: opts.OtherObjects, Translate: tf}
+	return fixpoint(ctx, w, targets(env), opts.maxPasses(), opts.workers(), opts.afterChange)
 }
 
 func (o Options) workers() int {
@@ -88,27 +90,30 @@ func (o Options) maxPasses() int {
 	return o.MaxPasses
 }
 
-// fixpoint reconciles every object of every target, pass after pass, until
-// the snapshots taken around a pass are equal or maxPasses passes changed
-// something.
-func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses, workers int, afterChange func()) (int, error) {
-	before, err := takeSnapshot(ctx, c, ts)
+// fixpoint reconciles every object of every target, then, pass after
+// pass, the objects that the previous pass's writes requeued (see watcher),
+// until the snapshots taken around a pass are equal or maxPasses passes
+// changed something. The reconcilers of ts must read and write through w.
+func fixpoint(ctx context.Context, w *watcher, ts []target, maxPasses, workers int, afterChange func()) (int, error) {
+	before, err := takeSnapshot(ctx, w, ts)
 	if err != nil {
 		return 0, err
 	}
+	queue := before.byKind
 	for pass := 1; ; pass++ {
 		if err := ctx.Err(); err != nil {
 			return pass - 1, err
 		}
+		w.startPass(ts, queue)
 		for _, t := range ts {
 			if t.r == nil {
 				continue
 			}
-			if err := reconcileAll(ctx, t.r, before.refs(t.kind), workers); err != nil {
+			if err := reconcileAll(ctx, w, t.r, queue[t.kind], workers); err != nil {
 				return pass, fmt.Errorf("pass %d: %w", pass, err)
 			}
 		}
-		after, err := takeSnapshot(ctx, c, ts)
+		after, err := takeSnapshot(ctx, w, ts)
 		if err != nil {
 			return pass, err
 		}
@@ -122,6 +127,7 @@ func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses, work
 		if afterChange != nil {
 			afterChange()
 		}
+		queue = w.queued(after)
 		before = after
 	}
 }
@@ -133,7 +139,7 @@ func fixpoint(ctx context.Context, c client.Reader, ts []target, maxPasses, work
 // does not depend on the order, since every merge is a function of the
 // contents. The error returned is that of the first ref, in refs order,
 // that failed.
-func reconcileAll(ctx context.Context, r reconcile.Reconciler, refs []diag.ObjectRef, workers int) error {
+func reconcileAll(ctx context.Context, w *watcher, r reconcile.Reconciler, refs []diag.ObjectRef, workers int) error {
 	errs := make([]error, len(refs))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -145,7 +151,7 @@ func reconcileAll(ctx context.Context, r reconcile.Reconciler, refs []diag.Objec
 			for i := range next {
 				req := reconcile.Request{NamespacedName: client.ObjectKey{Namespace: refs[i].Namespace, Name: refs[i].Name}}
 				bug.Catch(func() {
-					if _, err := r.Reconcile(ctx, req); err != nil {
+					if _, err := r.Reconcile(w.begin(ctx, refs[i]), req); err != nil {
 						errs[i] = fmt.Errorf("reconciling %s: %w", refs[i], err)
 					}
 				})

@@ -167,13 +167,18 @@ func TestStoresAgree(t *testing.T) {
 	}
 }
 
-// flipper writes a different status on every reconcile, so the loop can
-// never settle; it reports nothing, so only the snapshots show the change.
+// flipper flips the status of the peer of the class it reconciles (ping
+// and pong are each other's peers) on every reconcile, so the loop can
+// never settle: each write requeues the peer, whose reconcile writes back.
+// It reports nothing, so only the snapshots show the change. A class that
+// flips its own status would settle: a reconcile's own writes requeue
+// nothing (see watcher).
 type flipper struct{ c client.Client }
 
 func (f flipper) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	peer := map[string]string{"ping": "pong", "pong": "ping"}[req.Name]
 	class := &gwv1.GatewayClass{}
-	if err := f.c.Get(ctx, req.NamespacedName, class); err != nil || class.Name != "flappy" {
+	if err := f.c.Get(ctx, client.ObjectKey{Name: peer}, class); err != nil || peer == "" {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	st := metav1.ConditionTrue
@@ -187,21 +192,25 @@ func (f flipper) Reconcile(ctx context.Context, req reconcile.Request) (reconcil
 func TestFixpointCapNamesObjectsThatDidNotSettle(t *testing.T) {
 	for storeName, factory := range stores {
 		t.Run(storeName, func(t *testing.T) {
-			c, err := factory(scheme.New(), []client.Object{gatewayClass("calm", ours), gatewayClass("flappy", ours)}, controller.Indexes())
+			c, err := factory(scheme.New(), []client.Object{gatewayClass("calm", ours), gatewayClass("ping", ours), gatewayClass("pong", ours)}, controller.Indexes())
 			if err != nil {
 				t.Fatal(err)
 			}
-			ts := []target{{kind: "GatewayClass", newList: func() client.ObjectList { return &gwv1.GatewayClassList{} }, r: flipper{c}}}
-			passes, err := fixpoint(context.Background(), c, ts, 3, 1, nil)
+			w := newWatcher(c, controller.Indexes())
+			ts := []target{{kind: "GatewayClass", newList: func() client.ObjectList { return &gwv1.GatewayClassList{} }, r: flipper{w}}}
+			passes, err := fixpoint(context.Background(), w, ts, 3, 1, nil)
 			var ns *NotSettledError
 			if !errors.As(err, &ns) {
 				t.Fatalf("err = %v, want *NotSettledError", err)
 			}
-			want := &NotSettledError{Passes: 3, Changed: []diag.ObjectRef{{Kind: "GatewayClass", Name: "flappy"}}}
+			// Pass 1: ping writes pong (still to run), pong writes ping
+			// (done: requeued). Pass 2: ping writes pong. Pass 3: pong
+			// writes ping.
+			want := &NotSettledError{Passes: 3, Changed: []diag.ObjectRef{{Kind: "GatewayClass", Name: "ping"}}}
 			if diff := cmp.Diff(want, ns); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
-			if passes != 3 || !strings.Contains(err.Error(), "GatewayClass flappy") || strings.Contains(err.Error(), "calm") {
+			if passes != 3 || !strings.Contains(err.Error(), "GatewayClass ping") || strings.Contains(err.Error(), "calm") {
 				t.Errorf("passes = %d, err = %q", passes, err)
 			}
 		})

@@ -23,8 +23,9 @@ import (
 // A reconcile whose slice is exactly as the previous reconcile of the same
 // Gateway left it (same objects at the same resourceVersions, its own
 // writes included) writes nothing and is skipped: Translate is a pure
-// function of the slice. This is the confirming pass of the fixpoint, which
-// would otherwise translate every Gateway again to find nothing to do.
+// function of the slice. The fixpoint loop reconciles a Gateway again only
+// when a write requeued it; this skip covers a requeue whose writes left
+// the slice as it was.
 type GatewayReconciler struct {
 	Env
 	settled settledSlices
