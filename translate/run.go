@@ -80,15 +80,24 @@ func Translate(in Input, opts Options) Output {
 		if !gr.accepted() {
 			continue // not programmed: no IR, and no route attached to reach a backend
 		}
+		if opts.StatusOnly && len(w.backendTLS.policies) == 0 {
+			continue // the IR only matters to status through the policies it reaches
+		}
 		g := w.buildGatewayIR(gr, attached[k])
 		presentClientCertificate(&g, gr)
 		w.addPolicyAncestors(out.Status.BackendTLSPolicies, gr, g)
 		out.IR.Gateways = append(out.IR.Gateways, g)
+		if opts.StatusOnly {
+			continue
+		}
 		out.Findings = append(out.Findings, w.supersededFindings(g)...)
 		out.Findings = append(out.Findings, w.deadMatchFindings(g)...)
 	}
-	slices.SortFunc(out.IR.Gateways, func(a, b ir.Gateway) int { return cmp.Compare(a.Name, b.Name) })
 	sortPolicyAncestors(out.Status.BackendTLSPolicies)
+	if opts.StatusOnly {
+		return Output{Status: out.Status}
+	}
+	slices.SortFunc(out.IR.Gateways, func(a, b ir.Gateway) int { return cmp.Compare(a.Name, b.Name) })
 	out.Findings = append(out.Findings, w.backendTLS.policyFindings(out.Status.BackendTLSPolicies, in.Sources)...)
 	out.Findings = append(out.Findings, w.assumed.findings()...)
 	out.Findings = append(out.Findings, w.assumed.extensionFindings()...)

@@ -76,6 +76,12 @@ type Options struct {
 	// OpenWorld says which objects missing from the input are assumed to
 	// exist; the zero value assumes none.
 	OpenWorld OpenWorld
+	// StatusOnly computes Output.Status alone: Output.IR and
+	// Output.Findings are left empty, and the IR is built only as far as
+	// BackendTLSPolicy status needs it. The reconcilers, which write status
+	// and nothing else, translate one Gateway's slice of the world this
+	// way; the status is the same as without it.
+	StatusOnly bool
 }
 
 // Output is what Translate computes.

@@ -33,10 +33,14 @@ type Env struct {
 	Translate TranslateFunc
 }
 
+// translate computes the status of in (translate.Options.StatusOnly: a
+// reconciler writes nothing else).
 func (e Env) translate(in translate.Input) translate.Output {
 	in.Sources = e.Sources
+	opts := e.Options
+	opts.StatusOnly = true
 	if e.Translate == nil {
-		return translate.Translate(in, e.Options)
+		return translate.Translate(in, opts)
 	}
-	return e.Translate(in, e.Options)
+	return e.Translate(in, opts)
 }

@@ -151,7 +151,13 @@ func (s *Store) update(obj client.Object, status bool, dryRun []string) error {
 	if err != nil {
 		return err
 	}
-	in := obj.DeepCopyObject().(client.Object)
+	statusOnly := status && k.hasStatus
+	var in client.Object
+	if statusOnly {
+		in = k.statusCopy(obj)
+	} else {
+		in = obj.DeepCopyObject().(client.Object)
+	}
 	if in.GetResourceVersion() == "" && k.unconditionalUpdate {
 		in.SetResourceVersion(old.GetResourceVersion())
 	}
@@ -160,7 +166,11 @@ func (s *Store) update(obj client.Object, status bool, dryRun []string) error {
 		clearTypeMeta(obj)
 		return err
 	}
-	writeBack(obj, next)
+	if statusOnly {
+		k.writeBackStatus(obj, next)
+	} else {
+		writeBack(obj, next)
+	}
 	return nil
 }
 
