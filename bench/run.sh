@@ -21,6 +21,14 @@
 # each size next to the previous size's: a ratio near 1 from 10k to 100k is
 # what shows that no stage is quadratic.
 #
+# --stages prints, instead, the split of `gwsim -f DIR` into its stages
+# (--profile=stages: load, store, reconcile, read, findings, render, total)
+# with and without validation, per size: the minimum over REPEAT runs of
+# each stage's wall time, the same per route, the peak RSS, and the ratio
+# issue 18 asks for, the whole default run (validation on) to the load stage
+# of --validate=false (gwsim's own parallel decode) measured in the same
+# runs.
+#
 # --plain prints aligned columns instead of Markdown. --check is the quick
 # run `go test ./bench` makes: 100 routes, one run each, unless ROUTES or
 # REPEAT say otherwise. Any command that exits non-zero stops the script
@@ -36,13 +44,15 @@ cd "$(dirname "$0")/.."
 
 format=markdown
 check=false
+stages=false
 sizes=()
 for arg in "$@"; do
 	case $arg in
 	--plain) format=plain ;;
 	--check) check=true ;;
+	--stages) stages=true ;;
 	-*)
-		echo "usage: bench/run.sh [--plain] [--check] [ROUTES...]" >&2
+		echo "usage: bench/run.sh [--plain] [--check] [--stages] [ROUTES...]" >&2
 		exit 2
 		;;
 	*) sizes+=("$arg") ;;
@@ -145,6 +155,52 @@ rule() {
 	done
 	row "${cells[@]}"
 }
+
+# stageRuns runs gwsim -f DIR with --profile=stages and the given flags
+# $repeat times and prints "stage seconds" lines, the minimum of each stage
+# over the runs, then "rss MB", the minimum peak RSS.
+stageRuns() {
+	local dir=$1
+	shift
+	for _ in $(seq "$repeat"); do
+		"$timer" -v -o "$work/time.log" "$work/gwsim" -f "$dir" --profile=stages "$@" >/dev/null 2>"$work/err" || {
+			echo "bench/run.sh: gwsim -f $dir $* failed:" >&2
+			tail -n 20 "$work/err" >&2
+			return 1
+		}
+		awk '/^gwsim: stage / { sub(/s$/, "", $4); print $3, $4 }' "$work/err"
+		awk -F': ' '/Maximum resident set size/ { printf "rss %.0f\n", $2 / 1024 }' "$work/time.log"
+	done | awk '!($1 in m) || $2 < m[$1] { m[$1] = $2; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+		END { for (i = 1; i <= n; i++) print order[i], m[order[i]] }'
+}
+
+if $stages; then
+	echo "Machine: $(machine)"
+	echo
+	row routes validation stage "wall s" "µs/route"
+	rule r l l r r
+	for n in "${sizes[@]}"; do
+		dir="$work/set-$n"
+		rm -rf "$dir"
+		"$work/gen" -routes "$n" -o "$dir" >/dev/null
+		declare -A took=()
+		for v in true false; do
+			while read -r name secs; do
+				took["$v $name"]=$secs
+				if [ "$name" = rss ]; then
+					row "$n" "$v" "peak RSS MB" "$secs" ""
+				else
+					row "$n" "$v" "$name" "$secs" "$(awk -v s="$secs" -v n="$n" 'BEGIN { printf "%.1f", s / n * 1e6 }')"
+				fi
+			done < <(stageRuns "$dir" --validate="$v")
+		done
+		row "$n" "" "total (validation) / load (no validation)" \
+			"$(awk -v a="${took["true total"]}" -v b="${took["false load"]}" 'BEGIN { printf "%.2f", a / b }')" ""
+		unset took
+		$keep || rm -rf "$dir"
+	done
+	exit 0
+fi
 
 commands=("bare decode" translate check)
 declare -A perRoute # "command size" -> µs of wall per route

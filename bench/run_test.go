@@ -37,4 +37,22 @@ func TestRunScript(t *testing.T) {
 	if !strings.HasPrefix(string(out), "Machine: ") {
 		t.Errorf("output does not start with the machine line:\n%s", out)
 	}
+
+	cmd = exec.Command("bash", "run.sh", "--check", "--stages")
+	cmd.Env = append(cmd.Environ(), "BENCH_DIR="+t.TempDir(), "REPEAT=1")
+	out, err = cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("bench/run.sh --check --stages: %v\n%s", err, out)
+	}
+	for _, v := range []string{"true", "false"} {
+		for _, stage := range []string{"load", "store", "reconcile", "read", "findings", "render", "total"} {
+			row := regexp.MustCompile(`(?m)^\| 100 \| ` + v + ` \| ` + stage + ` \| [0-9.]+ \| [0-9.]+ \|$`)
+			if !row.Match(out) {
+				t.Errorf("no %s row with validation %s in the --stages output:\n%s", stage, v, out)
+			}
+		}
+	}
+	if !regexp.MustCompile(`(?m)^\| 100 \| +\| total \(validation\) / load \(no validation\) \| [0-9.]+ \| +\|$`).Match(out) {
+		t.Errorf("no ratio row in the --stages output:\n%s", out)
+	}
 }
