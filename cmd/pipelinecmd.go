@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"io"
+	"runtime"
 
 	"github.com/spf13/cobra"
 )
@@ -60,6 +61,14 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 	if err != nil {
 		return err
 	}
+	// The store, its indexes and the reconciles' reads are garbage from
+	// here on, but the collector's next goal is still twice the live heap
+	// of its last cycle, taken while they were alive: collecting now
+	// lets rendering (which allocates several times the output) start
+	// from the live heap it needs. At 10k routes this lowers the peak RSS
+	// by about a fifth, for one collection of about 90 MB
+	// (docs/performance.md).
+	runtime.GC()
 	if err := p.render(streams.Out, f, out); err != nil {
 		return err
 	}
