@@ -17,9 +17,11 @@ type Index struct {
 	Field   string
 	Extract client.IndexerFunc
 	// Requeues is the kind of the reconciled objects the values name
-	// ("ns/name" keys), when the reconcile of such an object lists by this
-	// index: a status write that adds or removes a value requeues the
-	// object it names (the fixpoint loop's watches, offline/watch.go).
+	// ("ns/name" keys), for an index over status that the reconcile of
+	// such an object lists by: a status write that adds or removes a value
+	// requeues the object it names (the fixpoint loop's watches,
+	// offline/watch.go). Indexes over spec need none: the reconcilers
+	// write status alone, and any other write requeues everything.
 	Requeues string
 }
 
@@ -56,13 +58,13 @@ func Indexes() []Index {
 	var out []Index
 	for _, k := range RouteKinds() {
 		out = append(out,
-			Index{Object: k.New(), Field: FieldParentGateway, Extract: routeParents(k, kindGateway), Requeues: kindGateway},
+			Index{Object: k.New(), Field: FieldParentGateway, Extract: routeParents(k, kindGateway)},
 			Index{Object: k.New(), Field: FieldParentListenerSet, Extract: routeParents(k, kindListenerSet)},
 			Index{Object: k.New(), Field: FieldBackendService, Extract: routeBackends(k)},
 		)
 	}
 	return append(out,
-		Index{Object: &gwv1.ListenerSet{}, Field: FieldParentGateway, Extract: listenerSetParent, Requeues: kindGateway},
+		Index{Object: &gwv1.ListenerSet{}, Field: FieldParentGateway, Extract: listenerSetParent},
 		Index{Object: &gwv1.Gateway{}, Field: FieldGatewayClass, Extract: gatewayClassName},
 		Index{Object: &discoveryv1.EndpointSlice{}, Field: FieldServiceName, Extract: sliceService},
 		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldTargetService, Extract: policyTargets},
