@@ -54,7 +54,8 @@ const (
 
 // Indexes returns every field index the reconcilers list with. ReferenceGrants
 // need none (they are listed per namespace) and Secrets, Services,
-// GatewayClasses and Namespaces are read by key or listed whole.
+// ServiceImports, GatewayClasses and Namespaces are read by key or listed
+// whole.
 func Indexes() []Index {
 	var out []Index
 	for _, k := range RouteKinds() {
