@@ -53,7 +53,7 @@ func TestExplainText(t *testing.T) {
 2. Listener http (80/HTTP, any hostname) takes host example.com
 3. Virtual host example.com
 
-Answer: 404 route_not_found (Envoy NR): no route of virtual host example.com matches
+Answer: route_not_found (404): no route of virtual host example.com matches
 
 Near misses, nearest first:
 1. HTTPRoute default/web (all.yaml:19), parentRef 0, rule 0 match 0 (PathPrefix /api): 1 condition failed
@@ -87,5 +87,51 @@ func TestExplainJSON(t *testing.T) {
 	}
 	if trace.Outcome != "Routed" || trace.Status != 200 || trace.Route.Object.Name != "web" || trace.Route.Object.Source != "all.yaml:19" {
 		t.Errorf("trace = %+v", trace)
+	}
+}
+
+// TestExplainNotFoundByDataPlane: a request no route takes is
+// route_not_found (404) on every Gateway, and only the Gateway whose
+// controller runs Envoy names Envoy's response flag NR. --controller-name
+// is given twice, so that both classes are gwsim's.
+func TestExplainNotFoundByDataPlane(t *testing.T) {
+	classes := `apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: eg}
+spec: {controllerName: gateway.envoyproxy.io/gatewayclass-controller}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: nginx}
+spec: {controllerName: gateway.nginx.org/nginx-gateway-controller}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: envoy, namespace: default}
+spec:
+  gatewayClassName: eg
+  listeners: [{name: http, protocol: HTTP, port: 80}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: nginx, namespace: default}
+spec:
+  gatewayClassName: nginx
+  listeners: [{name: http, protocol: HTTP, port: 8080}]
+`
+	files := map[string]string{"all.yaml": classes}
+	for _, tt := range []struct{ url, want string }{
+		{"http://example.com/", "Answer: route_not_found (404, Envoy response flag NR): no virtual host of listener http covers example.com"},
+		{"http://example.com:8080/", "Answer: route_not_found (404): no virtual host of listener http covers example.com"},
+	} {
+		got := runCLI(t, Env{}, files, "", "explain", "-f", "@all.yaml",
+			"--controller-name", "gateway.envoyproxy.io/gatewayclass-controller",
+			"--controller-name", "gateway.nginx.org/nginx-gateway-controller", tt.url)
+		if !strings.Contains(got.stdout, tt.want+"\n") {
+			t.Errorf("%s: stdout lacks %q:\n%s\nstderr:\n%s", tt.url, tt.want, got.stdout, got.stderr)
+		}
+		if got.code != exitFindings {
+			t.Errorf("%s: exit %d, want %d", tt.url, got.code, exitFindings)
+		}
 	}
 }

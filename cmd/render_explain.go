@@ -221,6 +221,8 @@ func backendLines(bs []explain.BackendStep) []string {
 		switch {
 		case b.BackendRef != nil && b.BackendRef.Source == "" && b.Invalid != "":
 			lines = append(lines, "  "+refString(*b.BackendRef)+": not in the input")
+		case b.BackendRef != nil && b.Address != "":
+			lines = append(lines, "  "+refString(*b.BackendRef)+" at "+b.Address+": "+endpointsString(b.Endpoints, b.NoReadyEndpoints))
 		case b.BackendRef != nil:
 			lines = append(lines, "  "+refString(*b.BackendRef)+": "+endpointsString(b.Endpoints, b.NoReadyEndpoints))
 		}

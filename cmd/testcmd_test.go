@@ -69,7 +69,7 @@ func TestTestText(t *testing.T) {
       2. Listener http (80/HTTP, any hostname) takes host example.com
       3. Virtual host example.com
 
-      Answer: 404 route_not_found (Envoy NR): no route of virtual host example.com matches
+      Answer: route_not_found (404): no route of virtual host example.com matches
 
       Near misses, nearest first:
       1. HTTPRoute default/web (all.yaml:19), parentRef 0, rule 0 match 0 (PathPrefix /api): 1 condition failed

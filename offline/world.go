@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 
 	"github.com/gwsim/gwsim/offline/controller"
 	"github.com/gwsim/gwsim/translate"
@@ -28,6 +29,7 @@ func worldLists() []func() client.ObjectList {
 		func() client.ObjectList { return &gwv1.BackendTLSPolicyList{} },
 		func() client.ObjectList { return &gwv1.ReferenceGrantList{} },
 		func() client.ObjectList { return &corev1.ServiceList{} },
+		func() client.ObjectList { return &mcsv1alpha1.ServiceImportList{} },
 		func() client.ObjectList { return &discoveryv1.EndpointSliceList{} },
 		func() client.ObjectList { return &corev1.SecretList{} },
 		func() client.ObjectList { return &corev1.ConfigMapList{} },

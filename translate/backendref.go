@@ -21,11 +21,12 @@ type backendResult struct {
 	message string
 }
 
-// resolveBackend applies the spec's backendRef rules: only core Services
-// are supported (InvalidKind otherwise), a reference into another
-// namespace needs a ReferenceGrant there (RefNotPermitted), the Service
-// and its port must exist (BackendNotFound), and the port's appProtocol
-// must be one the route can use (UnsupportedProtocol, see
+// resolveBackend applies the spec's backendRef rules: gwsim routes to
+// core Services and to ServiceImports (backendobject.go), and resolves
+// other kinds as an implementation's own (extension.go); a reference into
+// another namespace needs a ReferenceGrant there (RefNotPermitted), the
+// object and its port must exist (BackendNotFound), and the port's
+// appProtocol must be one the route can use (UnsupportedProtocol, see
 // unsupportedAppProtocol).
 func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) backendResult {
 	weight := int32(1)
@@ -51,31 +52,32 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 			message: fmt.Sprintf("%s: %s", field, msg),
 		}
 	}
-	if group != "" || kind != "Service" {
+	key, ok := backendKeyOf(group, kind, ns, string(ref.Name))
+	if !ok || w.otherVersionOnly(key) {
 		return w.resolveExtensionBackend(r, ref, group, kind, ns, field, weight)
 	}
 	if !w.allowedByGrant(grantRef{Group: gwv1.GroupName, Kind: string(r.kind), Namespace: r.meta.Namespace},
-		grantRef{Group: "", Kind: "Service", Namespace: ns, Name: string(ref.Name)}) {
+		grantRef{Group: group, Kind: kind, Namespace: ns, Name: string(ref.Name)}) {
 		return invalid(string(gwv1.RouteReasonRefNotPermitted),
-			fmt.Sprintf("Service %s is in another namespace and no ReferenceGrant in %s allows %s from %s", name, ns, r.kind, r.meta.Namespace))
+			fmt.Sprintf("%s is in another namespace and no ReferenceGrant in %s allows %s from %s", key, ns, r.kind, r.meta.Namespace))
 	}
 	if ref.Port == nil {
-		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("backendRef to Service %s needs a port", name))
+		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("backendRef to %s needs a port", key))
 	}
-	svc, ok := w.services[keyOf(ns, string(ref.Name))]
+	obj, ok := w.inputBackend(key)
 	if !ok {
-		svc, ok = w.assumeService(ns, string(ref.Name), int32(*ref.Port), r.kind, r.ref(), field)
+		obj, ok = w.assumeBackend(key, int32(*ref.Port), r.kind, r.ref(), field)
 	}
 	if !ok {
-		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s does not exist", name))
+		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("%s does not exist", key))
 	}
-	i := servicePortIndex(svc.Spec.Ports, int32(*ref.Port), r.kind)
+	i := servicePortIndex(obj.ports, int32(*ref.Port), r.kind)
 	if i < 0 {
-		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("Service %s has no %s %d", name, portNoun(r.kind), *ref.Port))
+		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("%s has no %s %d", key, portNoun(r.kind), *ref.Port))
 	}
-	c := w.cluster(svc, svc.Spec.Ports[i])
+	c := w.cluster(key, obj.ports[i])
 	if msg := unsupportedAppProtocol(c.Protocol, r.kind, c.TLS != nil); msg != "" {
-		return invalid(string(gwv1.RouteReasonUnsupportedProtocol), fmt.Sprintf("Service %s %s %d: %s", name, portNoun(r.kind), *ref.Port, msg))
+		return invalid(string(gwv1.RouteReasonUnsupportedProtocol), fmt.Sprintf("%s %s %d: %s", key, portNoun(r.kind), *ref.Port, msg))
 	}
 	return backendResult{backend: ir.WeightedBackend{Cluster: c.Name, Weight: weight}, cluster: &c}
 }
@@ -123,21 +125,29 @@ func qualifiedKind(group, kind string) string {
 	return group + "/" + kind
 }
 
-// cluster builds the cluster of one Service port, with the ready endpoints
-// of the Service's EndpointSlices on the port that the Service port maps to
-// (matched by port name, as kube-proxy does), and the BackendTLSPolicy
-// settings that apply to the port.
-func (w *world) cluster(svc *corev1.Service, port corev1.ServicePort) ir.Cluster {
+// cluster builds the cluster of one port of a Service or ServiceImport,
+// with the ready endpoints of the object's EndpointSlices on the port that
+// the object's port maps to (matched by port name, as kube-proxy does),
+// and the BackendTLSPolicy settings that apply to the port.
+func (w *world) cluster(key backendKey, port corev1.ServicePort) ir.Cluster {
 	c := ir.Cluster{
-		Name:    clusterName(svc, port),
-		Service: svc.Namespace + "/" + svc.Name,
+		Name:    clusterName(key, port),
+		Kind:    key.Kind,
+		Service: key.NamespacedName.String(),
 		Port:    port.Port,
+	}
+	if key.Kind == serviceImportKind {
+		c.Address = clusterSetAddress(key)
 	}
 	if port.AppProtocol != nil {
 		c.Protocol = *port.AppProtocol
 	}
-	c.TLS = w.backendTLS.forPort(svc, port)
-	for _, es := range w.slicesBySvc[keyOf(svc.Namespace, svc.Name)] {
+	c.TLS = w.backendTLS.forPort(key, port)
+	slicesOf := w.slicesBySvc
+	if key.Kind == serviceImportKind {
+		slicesOf = w.slicesByImport
+	}
+	for _, es := range slicesOf[key.NamespacedName] {
 		target, ok := slicePort(es, port.Name)
 		if !ok {
 			continue
@@ -155,17 +165,22 @@ func (w *world) cluster(svc *corev1.Service, port corev1.ServicePort) ir.Cluster
 		return cmp.Or(cmp.Compare(a.Address, b.Address), cmp.Compare(a.Port, b.Port))
 	})
 	c.Endpoints = slices.Compact(c.Endpoints)
-	c.NoReadyEndpoints = len(c.Endpoints) == 0 && len(w.slicesBySvc[keyOf(svc.Namespace, svc.Name)]) > 0
+	c.NoReadyEndpoints = len(c.Endpoints) == 0 && len(slicesOf[key.NamespacedName]) > 0
 	return c
 }
 
 // clusterName names the cluster of a Service port: "ns/name:port", with
 // the protocol appended when it is not TCP (DNS serves port 53 over TCP
-// and UDP).
-func clusterName(svc *corev1.Service, port corev1.ServicePort) string {
-	name := fmt.Sprintf("%s/%s:%d", svc.Namespace, svc.Name, port.Port)
+// and UDP). A ServiceImport's clusters carry its group/Kind first, as
+// other kinds' do, since a Service and the ServiceImport of its ClusterSet
+// usually share namespace and name.
+func clusterName(key backendKey, port corev1.ServicePort) string {
+	name := fmt.Sprintf("%s:%d", key.NamespacedName, port.Port)
 	if port.Protocol != "" && port.Protocol != corev1.ProtocolTCP {
 		name += "/" + string(port.Protocol)
+	}
+	if key.Kind != "" {
+		name = key.Kind + "/" + name
 	}
 	return name
 }

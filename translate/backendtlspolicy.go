@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/translate/diag"
@@ -14,9 +13,10 @@ import (
 )
 
 // backendTLSTarget is what one BackendTLSPolicy targetRef selects: a
-// Service and, when section is set, only its port of that name.
+// Service or a ServiceImport and, when section is set, only its port of
+// that name.
 type backendTLSTarget struct {
-	service types.NamespacedName
+	backend backendKey
 	section string
 }
 
@@ -28,8 +28,9 @@ type backendTLSResult struct {
 	byTarget map[backendTLSTarget]*ir.BackendTLS
 	// policies are in precedence order, winner first.
 	policies []*policyResult
-	// byService lists, per Service, the targets of every policy naming it.
-	byService map[types.NamespacedName][]policyTargetRef
+	// byBackend lists, per Service or ServiceImport, the targets of every
+	// policy naming it.
+	byBackend map[backendKey][]policyTargetRef
 	findings  []diag.Finding
 }
 
@@ -49,16 +50,17 @@ type policyResult struct {
 	findings []diag.Finding
 }
 
-// policyTarget is one targetRef that selects an existing Service (port).
+// policyTarget is one targetRef that selects an existing Service or
+// ServiceImport (port).
 type policyTarget struct {
 	target backendTLSTarget
 	// winner is the policy that takes precedence for this target; nil
 	// when this policy does.
 	winner *gwv1.BackendTLSPolicy
 	// udp: the targetRef selects only UDP (a sectionName naming a UDP
-	// port, or a Service whose single port is UDP); TLS runs over TCP.
+	// port, or an object whose every port is UDP); TLS runs over TCP.
 	udp bool
-	// mixed: the whole Service is targeted and some of its ports are UDP.
+	// mixed: the whole object is targeted and some of its ports are UDP.
 	mixed bool
 }
 
@@ -68,17 +70,16 @@ type policyTargetRef struct {
 	i int
 }
 
-// forPort returns the TLS settings of the Service port, or nil when no
-// policy applies. A policy that names the port by sectionName is more
-// specific than one that targets the whole Service, so it wins; the two do
-// not conflict (both are Accepted, as the conformance test
-// BackendTLSPolicyConflictResolution expects). TLS runs over TCP, so a UDP
-// port of a targeted Service gets none.
-func (r backendTLSResult) forPort(svc *corev1.Service, port corev1.ServicePort) *ir.BackendTLS {
+// forPort returns the TLS settings of a port of the Service or
+// ServiceImport key, or nil when no policy applies. A policy that names
+// the port by sectionName is more specific than one that targets the whole
+// object, so it wins; the two do not conflict (both are Accepted, as the
+// conformance test BackendTLSPolicyConflictResolution expects). TLS runs
+// over TCP, so a UDP port of a targeted object gets none.
+func (r backendTLSResult) forPort(key backendKey, port corev1.ServicePort) *ir.BackendTLS {
 	if port.Protocol == corev1.ProtocolUDP {
 		return nil
 	}
-	key := keyOf(svc.Namespace, svc.Name)
 	if port.Name != "" {
 		if t, ok := r.byTarget[backendTLSTarget{key, port.Name}]; ok {
 			return t
@@ -103,7 +104,7 @@ func comparePolicyPrecedence(a, b *gwv1.BackendTLSPolicy) int {
 // its targets: the spec makes connections to them fail rather than fall
 // back to plaintext or to another policy.
 func (w *world) resolveBackendTLSPolicies() backendTLSResult {
-	res := backendTLSResult{byTarget: map[backendTLSTarget]*ir.BackendTLS{}, byService: map[types.NamespacedName][]policyTargetRef{}}
+	res := backendTLSResult{byTarget: map[backendTLSTarget]*ir.BackendTLS{}, byBackend: map[backendKey][]policyTargetRef{}}
 	winners := map[backendTLSTarget]*gwv1.BackendTLSPolicy{}
 	policies := slices.Clone(w.in.BackendTLSPolicies)
 	slices.SortFunc(policies, comparePolicyPrecedence)
@@ -129,7 +130,7 @@ func (w *world) resolveBackendTLSPolicies() backendTLSResult {
 				winners[pt.target] = p
 				res.byTarget[pt.target] = pr.tls
 			}
-			res.byService[pt.target.service] = append(res.byService[pt.target.service], policyTargetRef{pr, len(pr.targets)})
+			res.byBackend[pt.target.backend] = append(res.byBackend[pt.target.backend], policyTargetRef{pr, len(pr.targets)})
 			pr.targets = append(pr.targets, pt)
 		}
 		res.policies = append(res.policies, pr)
@@ -148,55 +149,59 @@ func describeConflict(winner, loser *gwv1.BackendTLSPolicy, target backendTLSTar
 }
 
 // policyTarget checks one targetRef: gwsim applies BackendTLSPolicies to
-// core Services (the spec's Extended support), and a sectionName must name
-// a port of the Service. A targetRef that selects nothing is returned as a
-// finding. A Service the open world assumes is targeted as named.
+// core Services (the spec's Extended support) and to ServiceImports (which
+// the spec leaves to implementations, and which gwsim routes to as it does
+// to Services), and a sectionName must name a port of the object. A
+// targetRef that selects nothing is returned as a finding. An object the
+// open world assumes is targeted as named.
 func (w *world) policyTarget(ns string, t gwv1.LocalPolicyTargetReferenceWithSectionName, field string, by diag.ObjectRef,
 	finding func(diag.Severity, string, string, string) diag.Finding) (policyTarget, *diag.Finding) {
 	fail := func(field, reason, msg string) (policyTarget, *diag.Finding) {
 		f := finding(diag.Warning, field, reason, msg)
 		return policyTarget{}, &f
 	}
-	if t.Group != "" || t.Kind != "Service" {
+	key, ok := backendKeyOf(string(t.Group), string(t.Kind), ns, string(t.Name))
+	if !ok {
 		return fail(field, string(gwv1.PolicyReasonInvalid),
-			fmt.Sprintf("target kind %s is not supported; gwsim applies BackendTLSPolicies to core Services", qualifiedKind(string(t.Group), string(t.Kind))))
+			fmt.Sprintf("target kind %s is not supported; gwsim applies BackendTLSPolicies to core Services and to multicluster.x-k8s.io ServiceImports",
+				qualifiedKind(string(t.Group), string(t.Kind))))
 	}
-	pt := policyTarget{target: backendTLSTarget{service: keyOf(ns, string(t.Name))}}
+	pt := policyTarget{target: backendTLSTarget{backend: key}}
 	if t.SectionName != nil {
 		pt.target.section = string(*t.SectionName)
 	}
-	svc, ok := w.services[pt.target.service]
-	if !ok && w.assume("", "Service", ns, string(t.Name), "a Service with the ports its references name", by, field) {
-		return pt, nil // an assumed Service has the port a sectionName names, and no UDP port
+	obj, ok := w.inputBackend(key)
+	if !ok && w.assume(key.group(), key.kind(), ns, key.Name, assumedBackendWhat(key), by, field) {
+		return pt, nil // an assumed object has the port a sectionName names, and no UDP port
 	}
 	if !ok {
-		return fail(field, string(gwv1.PolicyReasonTargetNotFound), fmt.Sprintf("Service %s does not exist", pt.target.service))
+		return fail(field, string(gwv1.PolicyReasonTargetNotFound), fmt.Sprintf("%s does not exist", key))
 	}
 	udp := 0
-	for _, p := range svc.Spec.Ports {
+	for _, p := range obj.ports {
 		if p.Protocol == corev1.ProtocolUDP {
 			udp++
 		}
 	}
 	if pt.target.section == "" {
-		pt.udp = udp > 0 && udp == len(svc.Spec.Ports)
-		pt.mixed = udp > 0 && udp < len(svc.Spec.Ports)
+		pt.udp = udp > 0 && udp == len(obj.ports)
+		pt.mixed = udp > 0 && udp < len(obj.ports)
 		return pt, nil
 	}
-	i := slices.IndexFunc(svc.Spec.Ports, func(p corev1.ServicePort) bool { return p.Name == pt.target.section })
+	i := slices.IndexFunc(obj.ports, func(p corev1.ServicePort) bool { return p.Name == pt.target.section })
 	if i < 0 {
 		return fail(field+".sectionName", string(gwv1.PolicyReasonTargetNotFound),
-			fmt.Sprintf("Service %s has no port named %q", pt.target.service, pt.target.section))
+			fmt.Sprintf("%s has no port named %q", key, pt.target.section))
 	}
-	pt.udp = svc.Spec.Ports[i].Protocol == corev1.ProtocolUDP
+	pt.udp = obj.ports[i].Protocol == corev1.ProtocolUDP
 	return pt, nil
 }
 
 func describeTarget(t backendTLSTarget) string {
 	if t.section == "" {
-		return "Service " + t.service.String()
+		return t.backend.String()
 	}
-	return fmt.Sprintf("port %q of Service %s", t.section, t.service)
+	return fmt.Sprintf("port %q of %s", t.section, t.backend)
 }
 
 // unmetBackendTLS is the ResolvedRefs problem of a backend whose Service
@@ -215,6 +220,6 @@ func unmetBackendTLS(b backendResult, field string) (backendResult, bool) {
 		return backendResult{}, false
 	}
 	return backendResult{reason: string(gwv1.RouteReasonUnsupportedProtocol), message: fmt.Sprintf(
-		"%s: BackendTLSPolicy %s applies to Service %s port %d and %s (%s), so connections to it fail and its requests get a 5xx",
-		field, c.TLS.Policy, c.Service, c.Port, diag.MarkerBackendTLSNotMet, c.TLS.Invalid)}, true
+		"%s: BackendTLSPolicy %s applies to %s %s port %d and %s (%s), so connections to it fail and its requests get a 5xx",
+		field, c.TLS.Policy, backendNoun(c.Kind), c.Service, c.Port, diag.MarkerBackendTLSNotMet, c.TLS.Invalid)}, true
 }

@@ -17,7 +17,8 @@ import (
 // A BackendTLSPolicy's status has one entry per ancestor, and its ancestor
 // is the Gateway (the godoc of PolicyAncestorStatus recommends it, and the
 // conformance tests look for it): a policy has an entry for every Gateway
-// of gwsim whose data plane connects to a Service port the policy targets,
+// of gwsim whose data plane connects to a Service or ServiceImport port the
+// policy targets,
 // that is, for which the Gateway's IR has a cluster (a backendRef of an
 // attached route, mirrors included). A policy that no such Gateway reaches
 // has no status.
@@ -40,11 +41,11 @@ import (
 func (w *world) addPolicyAncestors(st map[types.NamespacedName][]gwv1.PolicyAncestorStatus, gr *gatewayResult, g ir.Gateway) {
 	reached := map[*policyResult]map[int]bool{}
 	for _, c := range g.Clusters {
-		svc, port, ok := w.clusterPort(c)
+		key, port, ok := w.clusterPort(c)
 		if !ok {
 			continue
 		}
-		for _, ref := range w.backendTLS.byService[keyOf(svc.Namespace, svc.Name)] {
+		for _, ref := range w.backendTLS.byBackend[key] {
 			if s := ref.p.targets[ref.i].target.section; s != "" && s != port.Name {
 				continue
 			}
@@ -70,19 +71,20 @@ func (w *world) addPolicyAncestors(st map[types.NamespacedName][]gwv1.PolicyAnce
 	}
 }
 
-// clusterPort finds the Service port a cluster was built for.
-func (w *world) clusterPort(c ir.Cluster) (*corev1.Service, corev1.ServicePort, bool) {
+// clusterPort finds the Service or ServiceImport port a cluster was built
+// for; an implementation's own backend has none.
+func (w *world) clusterPort(c ir.Cluster) (backendKey, corev1.ServicePort, bool) {
 	ns, name, _ := strings.Cut(c.Service, "/")
-	svc, ok := w.service(keyOf(ns, name))
+	obj, ok := w.backendObject(backendKey{Kind: c.Kind, NamespacedName: keyOf(ns, name)})
 	if !ok {
-		return nil, corev1.ServicePort{}, false
+		return backendKey{}, corev1.ServicePort{}, false
 	}
-	for _, p := range svc.Spec.Ports {
-		if clusterName(svc, p) == c.Name {
-			return svc, p, true
+	for _, p := range obj.ports {
+		if clusterName(obj.key, p) == c.Name {
+			return obj.key, p, true
 		}
 	}
-	return nil, corev1.ServicePort{}, false
+	return backendKey{}, corev1.ServicePort{}, false
 }
 
 // ancestorConditions are the conditions of the policy for a Gateway that
@@ -158,6 +160,19 @@ func CapPolicyAncestors(list []gwv1.PolicyAncestorStatus) []gwv1.PolicyAncestorS
 	return list
 }
 
+// targetNouns names the kinds of object the policy's targets select:
+// "Service", "ServiceImport" or "Service and ServiceImport".
+func (pr *policyResult) targetNouns() string {
+	var kinds []string
+	for _, t := range pr.targets {
+		if k := t.target.backend.kind(); !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	slices.Sort(kinds)
+	return strings.Join(kinds, " and ")
+}
+
 // policyFindings returns the findings about targetRefs that select
 // nothing, and, for each policy that no Gateway reaches (so that no status
 // shows its problems), those problems and a note that it has no effect.
@@ -173,7 +188,7 @@ func (r backendTLSResult) policyFindings(st map[types.NamespacedName][]gwv1.Poli
 			ref := diag.ObjectRef{Kind: "BackendTLSPolicy", Namespace: p.Namespace, Name: p.Name}
 			out = append(out, diag.Finding{
 				Severity: diag.Info, Object: ref, Source: sources.Of(ref), Field: "spec.targetRefs", Reason: diag.ReasonNoEffect,
-				Message: "no Gateway of gwsim routes to the Service ports this policy targets, so it applies nowhere and has no status",
+				Message: fmt.Sprintf("no Gateway of gwsim routes to the %s ports this policy targets, so it applies nowhere and has no status", pr.targetNouns()),
 			})
 		}
 	}

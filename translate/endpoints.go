@@ -40,6 +40,6 @@ func (w *world) noReadyEndpointsFinding(r routeInfo, b backendResult, field stri
 		effect = "the spec counts it as an invalid backend, so a gateway MUST drop the datagrams sent to it"
 	}
 	return w.routeFinding(r, diag.Info, field, diag.ReasonNoReadyEndpoints, fmt.Sprintf(
-		"the EndpointSlices of Service %s in the input list no ready endpoint for port %d: %s; gwsim routes to it as if it had endpoints and keeps ResolvedRefs=True",
-		c.Service, c.Port, effect)), true
+		"the EndpointSlices of %s %s in the input list no ready endpoint for port %d: %s; gwsim routes to it as if it had endpoints and keeps ResolvedRefs=True",
+		backendNoun(c.Kind), c.Service, c.Port, effect)), true
 }

@@ -182,7 +182,11 @@ func (b *graphBuilder) grantFor(o ir.Origin, backend string, be ir.WeightedBacke
 	if !ok || be.Invalid != "" || ns == o.Namespace {
 		return
 	}
-	g := b.w.grantFor(grantRef{Group: gwv1.GroupName, Kind: o.Kind, Namespace: o.Namespace}, grantRef{Kind: "Service", Namespace: ns, Name: svc})
+	to := grantRef{Kind: "Service", Namespace: ns, Name: svc}
+	if c.Kind != "" {
+		to.Group, to.Kind, _ = strings.Cut(c.Kind, "/") // group/Kind
+	}
+	g := b.w.grantFor(grantRef{Group: gwv1.GroupName, Kind: o.Kind, Namespace: o.Namespace}, to)
 	if g == nil {
 		return
 	}

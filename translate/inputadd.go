@@ -4,6 +4,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 )
 
 // Add appends obj to the field of in that holds its kind and reports
@@ -35,6 +36,8 @@ func (in *Input) Add(obj any) bool {
 		in.ReferenceGrants = append(in.ReferenceGrants, o)
 	case *corev1.Service:
 		in.Services = append(in.Services, o)
+	case *mcsv1alpha1.ServiceImport:
+		in.ServiceImports = append(in.ServiceImports, o)
 	case *discoveryv1.EndpointSlice:
 		in.EndpointSlices = append(in.EndpointSlices, o)
 	case *corev1.Secret:

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/translate/diag"
@@ -78,10 +77,10 @@ func (o OpenWorld) why(name, ns string) string {
 // adds to it, and Translate reads it at the end.
 type assumptions struct {
 	objects map[diag.ObjectRef]*assumed
-	// services are the Services assumed for backendRefs, with the ports
-	// the references named, so that clusters built for them can be found
-	// again (clusterPort).
-	services map[types.NamespacedName]*corev1.Service
+	// backends are the Services and ServiceImports assumed for
+	// backendRefs, with the ports the references named, so that clusters
+	// built for them can be found again (clusterPort).
+	backends map[backendKey]*backendObject
 	// extensions lists, per extension kind and use ("backend", "filter"),
 	// the references that resolved to one (see extension.go).
 	extensions map[string][]string
@@ -94,7 +93,7 @@ type assumed struct {
 }
 
 func newAssumptions() *assumptions {
-	return &assumptions{objects: map[diag.ObjectRef]*assumed{}, services: map[types.NamespacedName]*corev1.Service{}, extensions: map[string][]string{}}
+	return &assumptions{objects: map[diag.ObjectRef]*assumed{}, backends: map[backendKey]*backendObject{}, extensions: map[string][]string{}}
 }
 
 // assume records that group/kind ns/name, missing from the input, is
@@ -121,39 +120,33 @@ func (w *world) assume(group, kind, ns, name, what string, by diag.ObjectRef, fi
 	return true
 }
 
-// assumeService returns the Service assumed for a backendRef to ns/name on
-// port, or false when it is not assumed. The assumed Service has every
-// port a reference names (TCP, or UDP for a UDPRoute), no appProtocol and
-// no endpoints the input could show.
-func (w *world) assumeService(ns, name string, port int32, kind gwv1.Kind, by diag.ObjectRef, field string) (*corev1.Service, bool) {
-	if !w.assume("", "Service", ns, name, "a Service with the ports its references name", by, field) {
-		return nil, false
+// assumeBackend returns the Service or ServiceImport assumed for a
+// backendRef to key on port, or false when it is not assumed. The assumed
+// object has every port a reference names (TCP, or UDP for a UDPRoute),
+// no appProtocol and no endpoints the input could show.
+func (w *world) assumeBackend(key backendKey, port int32, kind gwv1.Kind, by diag.ObjectRef, field string) (backendObject, bool) {
+	if !w.assume(key.group(), key.kind(), key.Namespace, key.Name, assumedBackendWhat(key), by, field) {
+		return backendObject{}, false
 	}
-	key := keyOf(ns, name)
-	svc := w.assumed.services[key]
-	if svc == nil {
-		svc = &corev1.Service{}
-		svc.Namespace, svc.Name = ns, name
-		w.assumed.services[key] = svc
+	b := w.assumed.backends[key]
+	if b == nil {
+		b = &backendObject{key: key}
+		w.assumed.backends[key] = b
 	}
-	if servicePortIndex(svc.Spec.Ports, port, kind) < 0 {
+	if servicePortIndex(b.ports, port, kind) < 0 {
 		proto := corev1.ProtocolTCP
 		if kind == "UDPRoute" {
 			proto = corev1.ProtocolUDP
 		}
-		svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{Port: port, Protocol: proto})
+		b.ports = append(b.ports, corev1.ServicePort{Port: port, Protocol: proto})
 	}
-	return svc, true
+	return *b, true
 }
 
-// service returns the Service ns/name of the input, or the one assumed for
-// it.
-func (w *world) service(key types.NamespacedName) (*corev1.Service, bool) {
-	if svc, ok := w.services[key]; ok {
-		return svc, true
-	}
-	svc, ok := w.assumed.services[key]
-	return svc, ok
+// assumedBackendWhat says what an assumed Service or ServiceImport is
+// taken to be.
+func assumedBackendWhat(key backendKey) string {
+	return fmt.Sprintf("a %s with the ports its references name", key.kind())
 }
 
 // findings is one Info finding per assumed object, naming what gwsim took

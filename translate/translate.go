@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
@@ -31,7 +32,8 @@ type Input struct {
 	BackendTLSPolicies []*gwv1.BackendTLSPolicy
 	ReferenceGrants    []*gwv1.ReferenceGrant
 	Services           []*corev1.Service
-	EndpointSlices     []*discoveryv1.EndpointSlice
+	ServiceImports     []*mcsv1alpha1.ServiceImport // multi-cluster backends (GEP-1748)
+	EndpointSlices     []*discoveryv1.EndpointSlice // of Services, and of ServiceImports (label multicluster.kubernetes.io/service-name)
 	Secrets            []*corev1.Secret
 	ConfigMaps         []*corev1.ConfigMap // CA bundles (key ca.crt) that BackendTLSPolicies and frontend validation name
 	Namespaces         []*corev1.Namespace

@@ -8,6 +8,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -20,11 +21,15 @@ type world struct {
 	classes        map[string]*gwv1.GatewayClass
 	gateways       map[types.NamespacedName]*gwv1.Gateway
 	services       map[types.NamespacedName]*corev1.Service
+	serviceImports map[types.NamespacedName]*mcsv1alpha1.ServiceImport
 	secrets        map[types.NamespacedName]*corev1.Secret
 	configMaps     map[types.NamespacedName]*corev1.ConfigMap
 	namespaces     map[string]*corev1.Namespace
 	others         map[OtherObject]bool
+	// slicesBySvc holds the EndpointSlices of each Service, slicesByImport
+	// those of each ServiceImport: the two label them differently.
 	slicesBySvc    map[types.NamespacedName][]*discoveryv1.EndpointSlice
+	slicesByImport map[types.NamespacedName][]*discoveryv1.EndpointSlice
 	grantsByNS     map[string][]*gwv1.ReferenceGrant
 	listenerSets   listenerSetIndex
 	ourControllers map[string]bool
@@ -37,17 +42,19 @@ type world struct {
 
 func newWorld(in Input, opts Options) *world {
 	w := &world{
-		in:          in,
-		opts:        opts,
-		classes:     make(map[string]*gwv1.GatewayClass, len(in.GatewayClasses)),
-		gateways:    make(map[types.NamespacedName]*gwv1.Gateway, len(in.Gateways)),
-		services:    make(map[types.NamespacedName]*corev1.Service, len(in.Services)),
-		secrets:     make(map[types.NamespacedName]*corev1.Secret, len(in.Secrets)),
-		configMaps:  make(map[types.NamespacedName]*corev1.ConfigMap, len(in.ConfigMaps)),
-		namespaces:  make(map[string]*corev1.Namespace, len(in.Namespaces)),
-		slicesBySvc: make(map[types.NamespacedName][]*discoveryv1.EndpointSlice),
-		grantsByNS:  make(map[string][]*gwv1.ReferenceGrant),
-		assumed:     newAssumptions(),
+		in:             in,
+		opts:           opts,
+		classes:        make(map[string]*gwv1.GatewayClass, len(in.GatewayClasses)),
+		gateways:       make(map[types.NamespacedName]*gwv1.Gateway, len(in.Gateways)),
+		services:       make(map[types.NamespacedName]*corev1.Service, len(in.Services)),
+		serviceImports: make(map[types.NamespacedName]*mcsv1alpha1.ServiceImport, len(in.ServiceImports)),
+		secrets:        make(map[types.NamespacedName]*corev1.Secret, len(in.Secrets)),
+		configMaps:     make(map[types.NamespacedName]*corev1.ConfigMap, len(in.ConfigMaps)),
+		namespaces:     make(map[string]*corev1.Namespace, len(in.Namespaces)),
+		slicesBySvc:    make(map[types.NamespacedName][]*discoveryv1.EndpointSlice),
+		slicesByImport: make(map[types.NamespacedName][]*discoveryv1.EndpointSlice),
+		grantsByNS:     make(map[string][]*gwv1.ReferenceGrant),
+		assumed:        newAssumptions(),
 	}
 	for _, c := range in.GatewayClasses {
 		w.classes[c.Name] = c
@@ -57,6 +64,9 @@ func newWorld(in Input, opts Options) *world {
 	}
 	for _, s := range in.Services {
 		w.services[keyOf(s.Namespace, s.Name)] = s
+	}
+	for _, si := range in.ServiceImports {
+		w.serviceImports[keyOf(si.Namespace, si.Name)] = si
 	}
 	for _, s := range in.Secrets {
 		w.secrets[keyOf(s.Namespace, s.Name)] = s
@@ -71,17 +81,8 @@ func newWorld(in Input, opts Options) *world {
 	for _, o := range in.OtherObjects {
 		w.others[o] = true
 	}
-	for _, es := range in.EndpointSlices {
-		svc := es.Labels[discoveryv1.LabelServiceName]
-		if svc == "" {
-			continue
-		}
-		k := keyOf(es.Namespace, svc)
-		w.slicesBySvc[k] = append(w.slicesBySvc[k], es)
-	}
-	for _, list := range w.slicesBySvc {
-		slices.SortFunc(list, func(a, b *discoveryv1.EndpointSlice) int { return cmp.Compare(a.Name, b.Name) })
-	}
+	indexSlices(w.slicesBySvc, in.EndpointSlices, discoveryv1.LabelServiceName)
+	indexSlices(w.slicesByImport, in.EndpointSlices, mcsv1alpha1.LabelServiceName)
 	w.listenerSets = indexListenerSets(in.ListenerSets)
 	for _, g := range in.ReferenceGrants {
 		w.grantsByNS[g.Namespace] = append(w.grantsByNS[g.Namespace], g)
@@ -94,6 +95,22 @@ func newWorld(in Input, opts Options) *world {
 	}
 	w.backendTLS = w.resolveBackendTLSPolicies()
 	return w
+}
+
+// indexSlices adds to m the slices that name an owner in label, by owner
+// and then slice name.
+func indexSlices(m map[types.NamespacedName][]*discoveryv1.EndpointSlice, all []*discoveryv1.EndpointSlice, label string) {
+	for _, es := range all {
+		owner := es.Labels[label]
+		if owner == "" {
+			continue
+		}
+		k := keyOf(es.Namespace, owner)
+		m[k] = append(m[k], es)
+	}
+	for _, list := range m {
+		slices.SortFunc(list, func(a, b *discoveryv1.EndpointSlice) int { return cmp.Compare(a.Name, b.Name) })
+	}
 }
 
 // isOurs reports whether gwsim stands in for the controller of class c.

@@ -11,8 +11,8 @@
 //   - GatewayClassReconciler writes a GatewayClass's status, read with the
 //     ConfigMap its parametersRef names.
 //   - GatewayReconciler gathers one Gateway's class, ListenerSets, routes,
-//     Secrets, ReferenceGrants, Namespaces, Services, EndpointSlices and
-//     BackendTLSPolicies (with the ConfigMaps and Secrets holding the CA
+//     Secrets, ReferenceGrants, Namespaces, Services and ServiceImports
+//     with their EndpointSlices and BackendTLSPolicies (with the ConfigMaps and Secrets holding the CA
 //     bundles these and the Gateway's frontend validation name) and the
 //     ConfigMap its infrastructure parametersRef names, writes the
 //     Gateway's status and that of its ListenerSets, and merges the parent
@@ -26,6 +26,6 @@
 //     gwsim owns but whose Gateway is gone or no longer gwsim's.
 //
 // Reconcilers never list once per route: listing is once per Gateway, per
-// ListenerSet or per referenced Service, and a route reconciler only Gets
-// the parents its parentRefs name.
+// ListenerSet or per referenced Service or ServiceImport, and a route
+// reconciler only Gets the parents its parentRefs name.
 package controller

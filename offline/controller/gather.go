@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -60,7 +59,7 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gwv1.Gateway, class 
 	if err := r.gatherSecrets(ctx, s); err != nil {
 		return nil, err
 	}
-	if err := r.gatherServices(ctx, s); err != nil {
+	if err := r.gatherBackends(ctx, s); err != nil {
 		return nil, err
 	}
 	s.gatherExtensionFilters(r.Env)
@@ -159,60 +158,6 @@ func (r *GatewayReconciler) gatherSecrets(ctx context.Context, s *slice) error {
 		}
 		if found {
 			s.in.Secrets = append(s.in.Secrets, secret)
-		}
-	}
-	return nil
-}
-
-// gatherServices gets the Services the listed routes name and, per Service
-// named (found or not: the open world may assume it), its EndpointSlices
-// and the BackendTLSPolicies targeting it. Backends of other kinds that
-// the input holds as other objects are added as such (extension.go).
-func (r *GatewayReconciler) gatherServices(ctx context.Context, s *slice) error {
-	var keys []types.NamespacedName
-	for _, rt := range s.routes {
-		for _, ref := range rt.kind.Backends(rt.obj) {
-			key, ok := serviceRef(rt.obj.GetNamespace(), ref)
-			if !ok {
-				s.addOther(r.Env, rt.obj.GetNamespace(), ref)
-				continue
-			}
-			if key.Namespace != rt.obj.GetNamespace() {
-				s.grantNamespaces[key.Namespace] = true
-			}
-			keys = append(keys, key)
-		}
-	}
-	seenPolicy := map[types.NamespacedName]bool{}
-	for _, key := range sortedUniqueKeys(keys) {
-		svc := &corev1.Service{}
-		found, err := getIfExists(ctx, r.Client, key, svc)
-		if err != nil {
-			return err
-		}
-		if found {
-			s.in.Services = append(s.in.Services, svc)
-		}
-		// A Service the open world assumes has no object, but policies
-		// may target it and slices may name it all the same.
-		eps, err := ListObjects(ctx, r.Client, &discoveryv1.EndpointSliceList{}, client.MatchingFields{FieldServiceName: key.String()}, CachedRead)
-		if err != nil {
-			return fmt.Errorf("listing EndpointSlices of Service %s: %w", key, err)
-		}
-		for _, o := range eps {
-			s.in.EndpointSlices = append(s.in.EndpointSlices, o.(*discoveryv1.EndpointSlice))
-		}
-		policies, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, client.MatchingFields{FieldTargetService: key.String()}, CachedRead)
-		if err != nil {
-			return fmt.Errorf("listing BackendTLSPolicies of Service %s: %w", key, err)
-		}
-		for _, o := range policies {
-			// A policy targeting several of the Services is listed once per Service.
-			if seenPolicy[client.ObjectKeyFromObject(o)] {
-				continue
-			}
-			seenPolicy[client.ObjectKeyFromObject(o)] = true
-			s.in.BackendTLSPolicies = append(s.in.BackendTLSPolicies, o.(*gwv1.BackendTLSPolicy))
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 )
 
 // Index is one field index a store must serve: List with
@@ -42,9 +43,16 @@ const (
 	// FieldServiceName indexes EndpointSlices by their
 	// kubernetes.io/service-name label.
 	FieldServiceName = "serviceName"
+	// FieldServiceImportName indexes EndpointSlices by their
+	// multicluster.kubernetes.io/service-name label: the ServiceImport
+	// whose endpoints across the ClusterSet they list.
+	FieldServiceImportName = "serviceImportName"
 	// FieldTargetService indexes BackendTLSPolicies by the Services their
 	// targetRefs name.
 	FieldTargetService = "targetService"
+	// FieldTargetServiceImport indexes BackendTLSPolicies by the
+	// ServiceImports their targetRefs name.
+	FieldTargetServiceImport = "targetServiceImport"
 	// FieldAncestorGateway indexes BackendTLSPolicies by the Gateways their
 	// status.ancestors name (any controller's entries), so that a Gateway
 	// finds the policies whose entry for it may have gone stale.
@@ -53,7 +61,8 @@ const (
 
 // Indexes returns every field index the reconcilers list with. ReferenceGrants
 // need none (they are listed per namespace) and Secrets, Services,
-// GatewayClasses and Namespaces are read by key or listed whole.
+// ServiceImports, GatewayClasses and Namespaces are read by key or listed
+// whole.
 func Indexes() []Index {
 	var out []Index
 	for _, k := range RouteKinds() {
@@ -66,8 +75,10 @@ func Indexes() []Index {
 	return append(out,
 		Index{Object: &gwv1.ListenerSet{}, Field: FieldParentGateway, Extract: listenerSetParent},
 		Index{Object: &gwv1.Gateway{}, Field: FieldGatewayClass, Extract: gatewayClassName},
-		Index{Object: &discoveryv1.EndpointSlice{}, Field: FieldServiceName, Extract: sliceService},
-		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldTargetService, Extract: policyTargets},
+		Index{Object: &discoveryv1.EndpointSlice{}, Field: FieldServiceName, Extract: sliceOwner(discoveryv1.LabelServiceName)},
+		Index{Object: &discoveryv1.EndpointSlice{}, Field: FieldServiceImportName, Extract: sliceOwner(mcsv1alpha1.LabelServiceName)},
+		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldTargetService, Extract: policyTargets("", "Service")},
+		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldTargetServiceImport, Extract: policyTargets(mcsv1alpha1.GroupName, mcsv1alpha1.ServiceImportKindName)},
 		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldAncestorGateway, Extract: policyAncestorGateways, Requeues: kindGateway},
 	)
 }
@@ -129,24 +140,31 @@ func gatewayClassName(o client.Object) []string {
 	return []string{string(o.(*gwv1.Gateway).Spec.GatewayClassName)}
 }
 
-func sliceService(o client.Object) []string {
-	name, ok := o.GetLabels()[discoveryv1.LabelServiceName]
-	if !ok || name == "" {
-		return nil
+// sliceOwner extracts the object an EndpointSlice names in label: its
+// Service (kubernetes.io/service-name) or its ServiceImport
+// (multicluster.kubernetes.io/service-name).
+func sliceOwner(label string) client.IndexerFunc {
+	return func(o client.Object) []string {
+		name, ok := o.GetLabels()[label]
+		if !ok || name == "" {
+			return nil
+		}
+		return []string{types.NamespacedName{Namespace: o.GetNamespace(), Name: name}.String()}
 	}
-	return []string{types.NamespacedName{Namespace: o.GetNamespace(), Name: name}.String()}
 }
 
-// policyTargets extracts the Services a BackendTLSPolicy targets; targetRefs
-// are local, so the namespace is the policy's.
-func policyTargets(o client.Object) []string {
-	var out []string
-	for _, ref := range o.(*gwv1.BackendTLSPolicy).Spec.TargetRefs {
-		if ref.Group == "" && ref.Kind == "Service" {
-			out = append(out, types.NamespacedName{Namespace: o.GetNamespace(), Name: string(ref.Name)}.String())
+// policyTargets extracts the objects of group/kind a BackendTLSPolicy
+// targets; targetRefs are local, so the namespace is the policy's.
+func policyTargets(group, kind string) client.IndexerFunc {
+	return func(o client.Object) []string {
+		var out []string
+		for _, ref := range o.(*gwv1.BackendTLSPolicy).Spec.TargetRefs {
+			if string(ref.Group) == group && string(ref.Kind) == kind {
+				out = append(out, types.NamespacedName{Namespace: o.GetNamespace(), Name: string(ref.Name)}.String())
+			}
 		}
+		return sortedUnique(out)
 	}
-	return sortedUnique(out)
 }
 
 // policyAncestorGateways extracts the Gateways a BackendTLSPolicy's

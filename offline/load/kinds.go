@@ -5,6 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	gwxv1alpha1 "sigs.k8s.io/gateway-api/apisx/v1alpha1"
+	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 )
 
 // loadedKind reports whether gwsim decodes objects of gvk. Every Gateway API
@@ -13,6 +14,9 @@ import (
 // kinds but gwsim reads only the few a route or Gateway can reference;
 // loading the Pods and ServiceAccounts of a helm chart would only fill the
 // store. ConfigMap stays because BackendTLSPolicy names CA bundles in it.
+// Of the Multi-Cluster Services API only ServiceImport is read: a route
+// may send traffic to one (GEP-1748); a ServiceExport is the exporting
+// cluster's business and stays an ignored kind.
 func loadedKind(s *runtime.Scheme, gvk schema.GroupVersionKind) bool {
 	if !s.Recognizes(gvk) {
 		return false
@@ -27,6 +31,8 @@ func loadedKind(s *runtime.Scheme, gvk schema.GroupVersionKind) bool {
 		}
 	case "discovery.k8s.io":
 		return gvk.Kind == "EndpointSlice"
+	case mcsv1alpha1.GroupName:
+		return gvk.Kind == "ServiceImport"
 	}
 	return false
 }

@@ -8,9 +8,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 
 	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/translate"
+	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // Manifests shared by the tests.
@@ -384,5 +386,59 @@ func TestLoadOthers(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Others (-want +got):\n%s", diff)
+	}
+}
+
+// TestLoadServiceImport: a multicluster.x-k8s.io/v1alpha1 ServiceImport is
+// decoded into its Go type (strictly: an unknown field is a warning, as
+// for every kind), defaulted into the default namespace and not counted
+// among the ignored kinds; a ServiceExport, which no route references, and
+// a ServiceImport of a version gwsim does not decode stay ignored.
+func TestLoadServiceImport(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.yaml": `apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ServiceImport
+metadata: {name: store}
+spec:
+  type: ClusterSetIP
+  ports: [{name: http, protocol: TCP, port: 8080}]
+  colour: blue
+---
+apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ServiceExport
+metadata: {name: store, namespace: shop}
+---
+apiVersion: multicluster.x-k8s.io/v1beta1
+kind: ServiceImport
+metadata: {name: cart, namespace: shop}
+`})
+	res := Load(Options{Paths: []string{dir}, Namespace: "apps"})
+	if len(res.Errors) > 0 {
+		t.Fatalf("errors: %v", res.Errors)
+	}
+	if len(res.Objects) != 1 {
+		t.Fatalf("loaded %d objects, want the ServiceImport alone", len(res.Objects))
+	}
+	si, ok := res.Objects[0].(*mcsv1alpha1.ServiceImport)
+	if !ok {
+		t.Fatalf("loaded %T, want *v1alpha1.ServiceImport", res.Objects[0])
+	}
+	if si.Namespace != "apps" || si.Spec.Type != mcsv1alpha1.ClusterSetIP || len(si.Spec.Ports) != 1 || si.Spec.Ports[0].Port != 8080 {
+		t.Errorf("ServiceImport = %s/%s %+v", si.Namespace, si.Name, si.Spec)
+	}
+	wantOthers := []translate.OtherObject{
+		{Group: "multicluster.x-k8s.io", Kind: "ServiceExport", Namespace: "shop", Name: "store"},
+		{Group: "multicluster.x-k8s.io", Kind: "ServiceImport", Namespace: "shop", Name: "cart"},
+	}
+	if diff := cmp.Diff(wantOthers, res.Others); diff != "" {
+		t.Errorf("Others (-want +got):\n%s", diff)
+	}
+	var fields []string
+	for _, f := range res.Findings {
+		if f.Reason == diag.ReasonUnknownField {
+			fields = append(fields, f.Object.Kind+" "+f.Field)
+		}
+	}
+	if diff := cmp.Diff([]string{"ServiceImport spec.colour"}, fields); diff != "" {
+		t.Errorf("unknown-field findings (-want +got):\n%s", diff)
 	}
 }

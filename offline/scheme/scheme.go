@@ -1,7 +1,9 @@
 // Package scheme builds the runtime.Scheme gwsim decodes and stores objects
-// with: core/v1, discovery/v1 and every Gateway API group/version shipped in
-// sigs.k8s.io/gateway-api v1.6.3. A new scheme is built per call so that no
-// package holds mutable state.
+// with: core/v1, discovery/v1, every Gateway API group/version shipped in
+// sigs.k8s.io/gateway-api v1.6.3, and the Multi-Cluster Services API
+// (multicluster.x-k8s.io/v1alpha1, sigs.k8s.io/mcs-api), whose ServiceImport
+// is a backend kind of Gateway API's Extended support (GEP-1748). A new
+// scheme is built per call so that no package holds mutable state.
 package scheme
 
 import (
@@ -15,6 +17,7 @@ import (
 	gwv1alpha3 "sigs.k8s.io/gateway-api/apis/v1alpha3"
 	gwv1beta1 "sigs.k8s.io/gateway-api/apis/v1beta1"
 	gwxv1alpha1 "sigs.k8s.io/gateway-api/apisx/v1alpha1"
+	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 )
 
 // New returns a scheme holding every API group gwsim reads.
@@ -28,6 +31,7 @@ func New() *runtime.Scheme {
 		gwv1alpha2.Install,
 		gwv1alpha3.Install,
 		gwxv1alpha1.Install,
+		mcsv1alpha1.Install,
 	} {
 		if err := add(s); err != nil {
 			panic(fmt.Sprintf("bug: building scheme: %v", err))

@@ -16,6 +16,7 @@ func TestNewHoldsEveryGroupVersion(t *testing.T) {
 		{Group: "gateway.networking.k8s.io", Version: "v1alpha2", Kind: "TCPRoute"},
 		{Group: "gateway.networking.k8s.io", Version: "v1alpha3", Kind: "BackendTLSPolicy"},
 		{Group: "gateway.networking.x-k8s.io", Version: "v1alpha1", Kind: "XBackendTrafficPolicy"},
+		{Group: "multicluster.x-k8s.io", Version: "v1alpha1", Kind: "ServiceImport"},
 	} {
 		if !s.Recognizes(gvk) {
 			t.Errorf("scheme does not recognize %s", gvk)

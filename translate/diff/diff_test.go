@@ -95,7 +95,7 @@ func TestCompareRequests(t *testing.T) {
 		{"weights", model(cart), model(canary), []string{
 			"GET http://shop.example.com/cart: shop/v1:80 (90%) + shop/v2:80 (10%) → shop/v2:80 (100%)"}},
 		{"gone", model(cart), model(), []string{
-			"GET http://shop.example.com/cart: shop/v1:80 (90%) + shop/v2:80 (10%) → 404 route_not_found"}},
+			"GET http://shop.example.com/cart: shop/v1:80 (90%) + shop/v2:80 (10%) → route_not_found (404)"}},
 		{"backend missing", model(canary), model(broken), []string{
 			"GET http://shop.example.com/cart: shop/v2:80 (100%) → 500 (BackendNotFound)"}},
 		{"no gateway", model(cart), ir.IR{}, []string{

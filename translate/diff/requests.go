@@ -248,9 +248,9 @@ func destinationOf(model ir.IR, req evaluate.Request) Destination {
 	case evaluate.NoGateway:
 		d.Summary = fmt.Sprintf("no Gateway listens on port %d", req.Port)
 	case evaluate.NoListener:
-		d.Summary = "404 no_listener"
+		d.Summary = "no_listener (404)"
 	case evaluate.RouteNotFound:
-		d.Summary = "404 route_not_found"
+		d.Summary = "route_not_found (404)"
 	case evaluate.Redirected:
 		d.Summary = fmt.Sprintf("%d redirect to %s", res.Status, res.Location)
 	case evaluate.Routed, evaluate.DirectResponse:

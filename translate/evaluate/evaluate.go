@@ -63,7 +63,7 @@ const (
 	// NoListener means no listener on the port covers the request's host.
 	NoListener Outcome = "NoListener"
 	// RouteNotFound means the listener took the request but no route matched
-	// (Envoy's 404 "NR").
+	// (404; Envoy's route_not_found, response flag NR).
 	RouteNotFound Outcome = "RouteNotFound"
 	// Misdirected means an HTTPS listener took the connection by its SNI,
 	// but the request's Host belongs to another listener on the port (421).

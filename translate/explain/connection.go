@@ -133,12 +133,23 @@ func (w *world) l4Backends(s *scene) []BackendStep {
 		step.Percent = share(bs, b.Weight)
 		if cl := clusterOf(s.gw, b.Cluster); cl != nil {
 			ns, name := splitName(cl.Service)
-			ref := w.objectRef("Service", ns, name)
+			ref := w.objectRef(clusterKind(*cl), ns, name)
 			step.BackendRef, step.Port, step.Endpoints, step.NoReadyEndpoints = &ref, cl.Port, cl.Endpoints, cl.NoReadyEndpoints
+			step.Address = cl.Address
 		}
 		out = append(out, step)
 	}
 	return out
+}
+
+// clusterKind is the kind of the object behind a cluster, as a backendRef
+// names it: Service, or the kind of ir.Cluster.Kind's group/Kind.
+func clusterKind(c ir.Cluster) string {
+	if c.Kind == "" {
+		return "Service"
+	}
+	_, kind, _ := strings.Cut(c.Kind, "/")
+	return kind
 }
 
 // l4NearMisses lists, for a connection no route took, the L4 routes of

@@ -73,7 +73,7 @@ func describeValue(m evaluate.Mismatch, sep, noun string) string {
 }
 
 // answer says what the client gets, in one sentence.
-func answer(s *scene, t Trace) string {
+func (w *world) answer(s *scene, t Trace) string {
 	res := s.res
 	if isConnection(s.req.Scheme) && res.Outcome != evaluate.NoGateway {
 		if res.Outcome == evaluate.Forwarded {
@@ -94,14 +94,14 @@ func answer(s *scene, t Trace) string {
 		return fmt.Sprintf("403: the ExternalAuth service cannot be resolved (%s), so the filter denies every request", res.ExternalAuth.Invalid)
 	case evaluate.RouteNotFound:
 		if res.VirtualHost == "" {
-			return fmt.Sprintf("404 route_not_found (Envoy NR): no virtual host of listener %s covers %s", res.Listener, s.req.Host)
+			return fmt.Sprintf("%s: no virtual host of listener %s covers %s", w.routeNotFound(s.gw), res.Listener, s.req.Host)
 		}
-		return fmt.Sprintf("404 route_not_found (Envoy NR): no route of virtual host %s matches", res.VirtualHost)
+		return fmt.Sprintf("%s: no route of virtual host %s matches", w.routeNotFound(s.gw), res.VirtualHost)
 	case evaluate.NoListener:
 		if t.Status == 0 {
 			return fmt.Sprintf("TLS handshake fails: no listener on port %d covers SNI %s, so there is no certificate to offer", s.req.Port, s.host)
 		}
-		return fmt.Sprintf("404 route_not_found (Envoy NR): no listener on port %d covers %s", s.req.Port, s.host)
+		return fmt.Sprintf("%s: no listener on port %d covers %s", w.routeNotFound(s.gw), s.req.Port, s.host)
 	case evaluate.Misdirected:
 		return fmt.Sprintf("421 Misdirected Request: %s", strings.TrimSuffix(res.Reason, ": 421 Misdirected Request"))
 	case evaluate.NoHealthyUpstream:

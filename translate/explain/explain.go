@@ -95,7 +95,7 @@ func Explain(in Input, req Request) Trace {
 	case routing(s.res.Outcome):
 		t.NearMisses = w.nearMisses(s)
 	}
-	t.Answer = answer(s, t)
+	t.Answer = w.answer(s, t)
 	t.Policies = policyNotes(in, t)
 	return t
 }

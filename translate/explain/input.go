@@ -16,12 +16,15 @@ import (
 // (routes that are not attached are in no IR, so their spec is read here)
 // and where each object was loaded from.
 type Input struct {
-	IR           ir.IR
-	Status       translate.Status
-	Gateways     []*gwv1.Gateway
-	ListenerSets []*gwv1.ListenerSet
-	HTTPRoutes   []*gwv1.HTTPRoute
-	GRPCRoutes   []*gwv1.GRPCRoute
+	IR     ir.IR
+	Status translate.Status
+	// GatewayClasses say which controller runs each Gateway, which names
+	// what its data plane answers (dataplane.go).
+	GatewayClasses []*gwv1.GatewayClass
+	Gateways       []*gwv1.Gateway
+	ListenerSets   []*gwv1.ListenerSet
+	HTTPRoutes     []*gwv1.HTTPRoute
+	GRPCRoutes     []*gwv1.GRPCRoute
 	// Secrets are read for the certificates listeners serve.
 	Secrets []*corev1.Secret
 	Sources diag.Sources
@@ -36,6 +39,8 @@ func NewInput(out translate.Output, objs []client.Object, sources diag.Sources) 
 	in := Input{IR: out.IR, Status: out.Status, Sources: sources}
 	for _, o := range objs {
 		switch o := o.(type) {
+		case *gwv1.GatewayClass:
+			in.GatewayClasses = append(in.GatewayClasses, o)
 		case *gwv1.Gateway:
 			in.Gateways = append(in.Gateways, o)
 		case *gwv1.ListenerSet:
@@ -59,15 +64,21 @@ type world struct {
 	routes   []*route
 	byRef    map[diag.ObjectRef]*route
 	secrets  map[string]*corev1.Secret
+	// controllers are the controllerNames of the GatewayClasses, by name.
+	controllers map[string]string
 }
 
 func newWorld(in Input) *world {
 	w := &world{
-		in:       in,
-		gateways: map[types.NamespacedName]*gwv1.Gateway{},
-		sets:     map[types.NamespacedName]*gwv1.ListenerSet{},
-		byRef:    map[diag.ObjectRef]*route{},
-		secrets:  secretsByName(in.Secrets),
+		in:          in,
+		gateways:    map[types.NamespacedName]*gwv1.Gateway{},
+		sets:        map[types.NamespacedName]*gwv1.ListenerSet{},
+		byRef:       map[diag.ObjectRef]*route{},
+		secrets:     secretsByName(in.Secrets),
+		controllers: make(map[string]string, len(in.GatewayClasses)),
+	}
+	for _, c := range in.GatewayClasses {
+		w.controllers[c.Name] = string(c.Spec.ControllerName)
 	}
 	for _, g := range in.Gateways {
 		w.gateways[types.NamespacedName{Namespace: g.Namespace, Name: g.Name}] = g

@@ -102,7 +102,7 @@ func (w *world) backends(s *scene, bs []ir.WeightedBackend) []BackendStep {
 			step.BackendRef, step.Port = &ref, br.port
 		}
 		if cl := clusterOf(s.gw, b.Cluster); cl != nil {
-			step.Endpoints, step.NoReadyEndpoints = cl.Endpoints, cl.NoReadyEndpoints
+			step.Endpoints, step.NoReadyEndpoints, step.Address = cl.Endpoints, cl.NoReadyEndpoints, cl.Address
 		}
 		out = append(out, step)
 	}

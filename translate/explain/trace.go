@@ -232,6 +232,9 @@ type BackendStep struct {
 	// Port is the backendRef's port.
 	Port      int32         `json:"port,omitempty"`
 	Endpoints []ir.Endpoint `json:"endpoints,omitempty"`
+	// Address is the cluster-set DNS name of a ServiceImport backend (see
+	// ir.Cluster.Address).
+	Address string `json:"address,omitempty"`
 	// NoReadyEndpoints is set when the input's EndpointSlices list no
 	// ready endpoint for it; without EndpointSlices in the input, no
 	// endpoints are listed and gwsim assumes the cluster has some.

@@ -205,13 +205,19 @@ type Origin struct {
 // "namespace/service:port" ("namespace/service:port/UDP" for a UDP port).
 type Cluster struct {
 	Name string `json:"name"`
-	// Kind is "" for a core Service, else the group/Kind of the
-	// implementation-specific backend the cluster stands for (a vendor
-	// extension gwsim does not simulate: it has no endpoints).
+	// Kind is "" for a core Service, multicluster.x-k8s.io/ServiceImport
+	// for a ServiceImport (endpoints across a ClusterSet, GEP-1748), else
+	// the group/Kind of the implementation-specific backend the cluster
+	// stands for (a vendor extension gwsim does not simulate: it has no
+	// endpoints).
 	Kind string `json:"kind,omitempty"`
-	// Service is the "namespace/name" of the Service, or of the extension
-	// object.
-	Service   string     `json:"service"`
+	// Service is the "namespace/name" of the Service, of the
+	// ServiceImport, or of the extension object.
+	Service string `json:"service"`
+	// Address is set for a ServiceImport's cluster only: the cluster-set
+	// DNS name (<name>.<namespace>.svc.clusterset.local) that reaches
+	// the imported Service's endpoints in every cluster that exports it.
+	Address   string     `json:"address,omitempty"`
 	Port      int32      `json:"port"`
 	Protocol  string     `json:"protocol,omitempty"`
 	Endpoints []Endpoint `json:"endpoints,omitempty"`

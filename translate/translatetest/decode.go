@@ -11,6 +11,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gwsim/gwsim/translate"
@@ -34,6 +35,7 @@ var kinds = map[string]func() client.Object{
 	"Secret":           func() client.Object { return &corev1.Secret{} },
 	"ConfigMap":        func() client.Object { return &corev1.ConfigMap{} },
 	"Namespace":        func() client.Object { return &corev1.Namespace{} },
+	"ServiceImport":    func() client.Object { return &mcsv1alpha1.ServiceImport{} },
 }
 
 // clusterScoped are the kinds above that have no namespace.
