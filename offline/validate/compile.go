@@ -2,14 +2,13 @@ package validate
 
 import (
 	"fmt"
+	"sync"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
-	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
-	celconfig "k8s.io/apiserver/pkg/apis/cel"
 )
 
 // compiled is everything the API server builds from one version of a CRD
@@ -19,9 +18,12 @@ type compiled struct {
 	structural      *structuralschema.Structural
 	schemaValidator apiservervalidation.SchemaValidator
 	// cel is nil when the version has no x-kubernetes-validations.
-	cel *cel.Validator
+	cel *libCEL
 	// namespaced is the CRD's scope.
 	namespaced bool
+	// fast is the memoised CEL checker (celfast.go), built on first use.
+	fast     *celFast
+	fastOnce sync.Once
 }
 
 // compileVersion builds version's validators from crd, as the API server's
@@ -57,7 +59,7 @@ func compileVersion(crd *apiextensionsv1.CustomResourceDefinition, version strin
 	}
 	c := &compiled{structural: s, schemaValidator: sv, namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped}
 	// The API server compiles every rule when it starts serving the CRD and
-	// keeps the programs; NewValidator returns nil when there are none.
-	c.cel = cel.NewValidator(s, true, celconfig.PerCallLimit)
+	// keeps the programs; gwsim compiles them on first need (libCEL).
+	c.cel = newLibCEL(s)
 	return c, true, nil
 }

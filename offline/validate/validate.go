@@ -202,6 +202,12 @@ func (c *compiled) validate(obj map[string]any) field.ErrorList {
 	if blocked := blocksCEL(errs); blocked != nil {
 		return append(errs, blocked)
 	}
+	// celFast says yes only when the library's validator would find no
+	// error (celfast.go); otherwise the library runs and its errors are
+	// the ones reported.
+	if len(errs) == 0 && c.celFast().passes(obj) {
+		return errs
+	}
 	celErrs, _ := c.cel.Validate(context.TODO(), nil, c.structural, obj, nil, celconfig.RuntimeCELCostBudget)
 	return append(errs, celErrs...)
 }
