@@ -229,11 +229,18 @@ func (n *celNode) passes(v any, total *int64, limit int64, buf *[]byte) bool {
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		for name, child := range v {
-			if n.additional != nil && !n.additional.passes(child, total, limit, buf) {
-				return false
+		if n.additional != nil {
+			for _, child := range v {
+				if !n.additional.passes(child, total, limit, buf) {
+					return false
+				}
 			}
-			if sub, ok := n.properties[name]; ok && !sub.passes(child, total, limit, buf) {
+		}
+		// The order differs from the library's (which walks the object's
+		// keys), which matters only for errors and budget exhaustion, and
+		// passes answers no in both.
+		for name, sub := range n.properties {
+			if child, ok := v[name]; ok && !sub.passes(child, total, limit, buf) {
 				return false
 			}
 		}

@@ -255,8 +255,8 @@ func BenchmarkCELFast(b *testing.B) {
 	}
 }
 
-// celBenchRoutes are the HTTPRoutes of the generated 1k set, admitted up
-// to the CEL rules.
+// celBenchRoutes are the HTTPRoutes of the generated 1k set (or of
+// GWSIM_CEL_BENCH_ROUTES routes), admitted up to the CEL rules.
 func celBenchRoutes(b *testing.B) (*compiled, []map[string]any) {
 	v := New(Standard)
 	c, err := v.compiled(httpRouteV1)
@@ -264,7 +264,11 @@ func celBenchRoutes(b *testing.B) (*compiled, []map[string]any) {
 		b.Fatal(err)
 	}
 	var objs []map[string]any
-	for _, doc := range synthRoutes(b, 1000) {
+	size := 1000
+	if n, err := strconv.Atoi(os.Getenv("GWSIM_CEL_BENCH_ROUTES")); err == nil {
+		size = n
+	}
+	for _, doc := range synthRoutes(b, size) {
 		obj := object(b, doc)
 		if errs := schemaSteps(c, obj); len(errs) > 0 {
 			b.Fatal(errs)
@@ -283,9 +287,12 @@ func BenchmarkCELFastCold(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	n := 0
+	var hits, misses int64
 	for b.Loop() {
 		if n%len(objs) == 0 {
 			b.StopTimer()
+			h, m := fast.memoStats()
+			hits, misses = hits+h, misses+m
 			fast.root.resetMemo()
 			b.StartTimer()
 		}
@@ -293,6 +300,11 @@ func BenchmarkCELFastCold(b *testing.B) {
 			b.Fatal("celFast says no to a generated route")
 		}
 		n++
+	}
+	b.StopTimer()
+	h, m := fast.memoStats()
+	if hits, misses = hits+h, misses+m; hits+misses > 0 {
+		b.ReportMetric(float64(hits)/float64(hits+misses), "hit-rate")
 	}
 }
 
@@ -304,6 +316,8 @@ func (n *celNode) resetMemo() {
 	n.memo.mu.Lock()
 	n.memo.entries = nil
 	n.memo.mu.Unlock()
+	n.memo.hits.Store(0)
+	n.memo.misses.Store(0)
 	n.items.resetMemo()
 	n.additional.resetMemo()
 	for _, c := range n.properties {
@@ -311,9 +325,9 @@ func (n *celNode) resetMemo() {
 	}
 }
 
-// BenchmarkCELFastCompile is the one-time cost of celFast for HTTPRoute:
+// BenchmarkCompileCELFast is the one-time cost of celFast for HTTPRoute:
 // compiling its rules (with the library's Compile) and analysing them.
-func BenchmarkCELFastCompile(b *testing.B) {
+func BenchmarkCompileCELFast(b *testing.B) {
 	c, err := New(Standard).compiled(httpRouteV1)
 	if err != nil {
 		b.Fatal(err)
