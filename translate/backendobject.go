@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 )
@@ -85,20 +86,28 @@ type backendObject struct {
 	ports []corev1.ServicePort
 }
 
-// inputBackend returns the object k names when the input holds it.
+// inputBackend returns the object k names when the input holds it. A key
+// of any other kind (an extension cluster's) names nothing here.
 func (w *world) inputBackend(k backendKey) (backendObject, bool) {
-	if k.Kind == "" {
-		svc, ok := w.services[k.NamespacedName]
-		if !ok {
-			return backendObject{}, false
+	switch k.Kind {
+	case "":
+		if svc, ok := w.services[k.NamespacedName]; ok {
+			return backendObject{key: k, ports: svc.Spec.Ports}, true
 		}
-		return backendObject{key: k, ports: svc.Spec.Ports}, true
+	case serviceImportKind:
+		if si, ok := w.serviceImports[k.NamespacedName]; ok {
+			return backendObject{key: k, ports: importPorts(si)}, true
+		}
 	}
-	si, ok := w.serviceImports[k.NamespacedName]
-	if !ok {
-		return backendObject{}, false
+	return backendObject{}, false
+}
+
+// slicesOf returns the EndpointSlices of the Service or ServiceImport k.
+func (w *world) slicesOf(k backendKey) []*discoveryv1.EndpointSlice {
+	if k.Kind == serviceImportKind {
+		return w.slicesByImport[k.NamespacedName]
 	}
-	return backendObject{key: k, ports: importPorts(si)}, true
+	return w.slicesBySvc[k.NamespacedName]
 }
 
 // backendObject returns the object k names: the input's, or the one

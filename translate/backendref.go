@@ -143,11 +143,8 @@ func (w *world) cluster(key backendKey, port corev1.ServicePort) ir.Cluster {
 		c.Protocol = *port.AppProtocol
 	}
 	c.TLS = w.backendTLS.forPort(key, port)
-	slicesOf := w.slicesBySvc
-	if key.Kind == serviceImportKind {
-		slicesOf = w.slicesByImport
-	}
-	for _, es := range slicesOf[key.NamespacedName] {
+	owned := w.slicesOf(key)
+	for _, es := range owned {
 		target, ok := slicePort(es, port.Name)
 		if !ok {
 			continue
@@ -165,7 +162,7 @@ func (w *world) cluster(key backendKey, port corev1.ServicePort) ir.Cluster {
 		return cmp.Or(cmp.Compare(a.Address, b.Address), cmp.Compare(a.Port, b.Port))
 	})
 	c.Endpoints = slices.Compact(c.Endpoints)
-	c.NoReadyEndpoints = len(c.Endpoints) == 0 && len(slicesOf[key.NamespacedName]) > 0
+	c.NoReadyEndpoints = len(c.Endpoints) == 0 && len(owned) > 0
 	return c
 }
 

@@ -294,3 +294,26 @@ spec:
 func keyOf(ns, name string) types.NamespacedName {
 	return types.NamespacedName{Namespace: ns, Name: name}
 }
+
+// TestBackendTLSPolicyOnServiceImportNotReached: a policy on a ServiceImport
+// reaches a Gateway only through the ServiceImport's clusters, not through
+// an implementation's own backend that happens to share its namespace and
+// name.
+func TestBackendTLSPolicyOnServiceImportNotReached(t *testing.T) {
+	policy := `apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: import-tls, namespace: shop}
+spec:
+  targetRefs: [{group: multicluster.x-k8s.io, kind: ServiceImport, name: store}]
+  validation: {wellKnownCACertificates: System, hostname: store.shop.svc.clusterset.local}`
+	route := importRoute("HTTPRoute", "shop", `{group: gateway.envoyproxy.io, kind: Backend, name: store, port: 8080}`)
+	in, _ := translatetest.Decode(t, "in.yaml", strings.Join([]string{serviceImportWorld, route, policy}, "\n---\n"))
+	in.OtherObjects = []translate.OtherObject{{Group: "gateway.envoyproxy.io", Kind: "Backend", Namespace: "shop", Name: "store"}}
+	out := translate.Translate(in, translate.Options{})
+	if cs := out.IR.Gateways[0].Clusters; len(cs) != 1 || cs[0].Kind != "gateway.envoyproxy.io/Backend" || cs[0].TLS != nil {
+		t.Fatalf("clusters = %+v, want the Backend's alone, without TLS", cs)
+	}
+	if a, ok := out.Status.BackendTLSPolicies[keyOf("shop", "import-tls")]; ok {
+		t.Errorf("import-tls has ancestors %+v, though no Gateway routes to the ServiceImport", a)
+	}
+}
