@@ -91,7 +91,12 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 	all = append(all, res.Output.Findings...)
 	all = append(all, unhealthy...)
 	all = append(all, translate.PolicyFindings(loaded.Policies, func(ref diag.ObjectRef) bool {
+		// Sources name a kind without its group (ServiceImport, where a
+		// target names multicluster.x-k8s.io/ServiceImport).
 		_, ok := loaded.Sources[ref]
+		if _, kind, grouped := strings.Cut(ref.Kind, "/"); grouped && !ok {
+			_, ok = loaded.Sources[diag.ObjectRef{Kind: kind, Namespace: ref.Namespace, Name: ref.Name}]
+		}
 		return ok || platform.refs[ref]
 	})...)
 	all = platform.dropFindings(all)

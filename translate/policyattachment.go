@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // PolicyAttachment is an object of a kind gwsim does not decode whose
 // spec.targetRef or spec.targetRefs names a Gateway (or one of its
-// listeners), a ListenerSet, a route or a Service: a policy of the
+// listeners), a ListenerSet, a route, a Service or a ServiceImport: a policy of the
 // implementation's (Envoy Gateway's SecurityPolicy or
 // BackendTrafficPolicy, for example; GEP-713 metaresources). gwsim does
 // not simulate what it does, and says so wherever it may change an answer.
@@ -56,8 +57,8 @@ func (p PolicyAttachment) Describe() string {
 }
 
 // PolicyTargetKind reports whether a targetRef to group/kind is one gwsim
-// lists a policy for: a Gateway API Gateway, ListenerSet or route, or a
-// core Service.
+// lists a policy for: a Gateway API Gateway, ListenerSet or route, a core
+// Service, or a ServiceImport (a backend as a Service is).
 func PolicyTargetKind(group, kind string) bool {
 	switch group {
 	case gwv1.GroupName:
@@ -67,6 +68,8 @@ func PolicyTargetKind(group, kind string) bool {
 		}
 	case "":
 		return kind == "Service"
+	case mcsv1alpha1.GroupName:
+		return kind == mcsv1alpha1.ServiceImportKindName
 	}
 	return false
 }

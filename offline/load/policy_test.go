@@ -24,6 +24,8 @@ func TestPolicyAttachment(t *testing.T) {
 			[]translate.PolicyTarget{{Group: "gateway.networking.k8s.io", Kind: "Gateway", Namespace: "app", Name: "gw", SectionName: "http"}}},
 		{"targetRefs, other kinds left out", `{"spec":{"targetRefs":[{"group":"","kind":"Service","name":"api"},{"group":"apps","kind":"Deployment","name":"d"},{"group":"gateway.networking.k8s.io","kind":"HTTPRoute","name":"r"}]}}`,
 			[]translate.PolicyTarget{{Kind: "Service", Namespace: "app", Name: "api"}, {Group: "gateway.networking.k8s.io", Kind: "HTTPRoute", Namespace: "app", Name: "r"}}},
+		{"a ServiceImport, a backend as a Service is", `{"spec":{"targetRefs":[{"group":"multicluster.x-k8s.io","kind":"ServiceImport","name":"store"},{"group":"multicluster.x-k8s.io","kind":"ServiceExport","name":"store"}]}}`,
+			[]translate.PolicyTarget{{Group: "multicluster.x-k8s.io", Kind: "ServiceImport", Namespace: "app", Name: "store"}}},
 		{"only kinds gwsim does not list", `{"spec":{"targetRefs":[{"group":"apps","kind":"Deployment","name":"d"}]}}`, nil},
 		{"targetRef of the wrong type", `{"spec":{"targetRef":"gw"}}`, nil},
 	}

@@ -1,6 +1,8 @@
 package explain
 
 import (
+	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
+
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -24,7 +26,8 @@ type PolicyNote struct {
 // policyNotes lists, for every step of t, the policies of in that target
 // its object: the Gateway (whole), the listener (a policy naming it as
 // sectionName of its Gateway or ListenerSet, or one on the whole
-// ListenerSet), the winning route and each backend's Service (whole).
+// ListenerSet), the winning route and each backend's Service or
+// ServiceImport (whole).
 func policyNotes(in Input, t Trace) []PolicyNote {
 	if len(in.Policies) == 0 {
 		return nil
@@ -32,6 +35,9 @@ func policyNotes(in Input, t Trace) []PolicyNote {
 	var out []PolicyNote
 	add := func(step string, target Ref, section string) {
 		ref := diag.ObjectRef{Kind: target.Kind, Namespace: target.Namespace, Name: target.Name}
+		if step == "backend" && target.Kind == mcsv1alpha1.ServiceImportKindName {
+			ref.Kind = translate.KindName(mcsv1alpha1.GroupName, target.Kind) // as PolicyTarget.Ref names it
+		}
 		for _, p := range translate.PoliciesTargeting(in.Policies, ref, section) {
 			pr := p.Ref()
 			out = append(out, PolicyNote{
@@ -55,7 +61,8 @@ func policyNotes(in Input, t Trace) []PolicyNote {
 		add("route", t.Route.Object, "")
 	}
 	for _, b := range t.Backends {
-		if b.BackendRef != nil && b.BackendRef.Kind == "Service" {
+		// A backend with a cluster-set address is a ServiceImport's.
+		if b.BackendRef != nil && (b.BackendRef.Kind == "Service" || b.Address != "") {
 			add("backend", *b.BackendRef, "")
 		}
 	}
