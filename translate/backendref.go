@@ -61,23 +61,28 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 		return invalid(string(gwv1.RouteReasonRefNotPermitted),
 			fmt.Sprintf("%s is in another namespace and no ReferenceGrant in %s allows %s from %s", key, ns, r.kind, r.meta.Namespace))
 	}
-	if ref.Port == nil {
+	if ref.Port == nil && key.Kind != serviceImportKind {
 		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("backendRef to %s needs a port", key))
 	}
-	obj, ok := w.inputBackend(key)
+	obj, inInput := w.inputBackend(key)
+	port, msg := backendPort(obj, inInput, ref.Port)
+	if msg != "" {
+		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("backendRef to %s %s", key, msg))
+	}
+	ok = inInput
 	if !ok {
-		obj, ok = w.assumeBackend(key, int32(*ref.Port), r.kind, r.ref(), field)
+		obj, ok = w.assumeBackend(key, port, r.kind, r.ref(), field)
 	}
 	if !ok {
 		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("%s does not exist", key))
 	}
-	i := servicePortIndex(obj.ports, int32(*ref.Port), r.kind)
+	i := servicePortIndex(obj.ports, port, r.kind)
 	if i < 0 {
-		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("%s has no %s %d", key, portNoun(r.kind), *ref.Port))
+		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("%s has no %s %d", key, portNoun(r.kind), port))
 	}
 	c := w.cluster(key, obj.ports[i])
 	if msg := unsupportedAppProtocol(c.Protocol, r.kind, c.TLS != nil); msg != "" {
-		return invalid(string(gwv1.RouteReasonUnsupportedProtocol), fmt.Sprintf("%s %s %d: %s", key, portNoun(r.kind), *ref.Port, msg))
+		return invalid(string(gwv1.RouteReasonUnsupportedProtocol), fmt.Sprintf("%s %s %d: %s", key, portNoun(r.kind), port, msg))
 	}
 	return backendResult{backend: ir.WeightedBackend{Cluster: c.Name, Weight: weight}, cluster: &c}
 }
@@ -104,6 +109,25 @@ func noUsableBackend(refs int) string {
 		return "no backendRefs"
 	}
 	return "no valid backend with a weight above 0"
+}
+
+// backendPort is the port a backendRef reaches. A Service needs the
+// backendRef's port; for a ServiceImport the BackendObjectReference godoc
+// lets the port be derived from the referent, so a backendRef without one
+// takes the ServiceImport's only port. With several ports there is nothing
+// to derive it from (msg says so); a ServiceImport that is not in the input
+// is assumed to have one port, which gwsim cannot number: it is 0 in the IR.
+func backendPort(obj backendObject, inInput bool, refPort *gwv1.PortNumber) (port int32, msg string) {
+	switch {
+	case refPort != nil:
+		return int32(*refPort), ""
+	case !inInput:
+		return 0, ""
+	case len(obj.ports) == 1:
+		return obj.ports[0].Port, ""
+	default:
+		return 0, fmt.Sprintf("has no port, and %s has %d ports to derive one from; name one in the backendRef", obj.key, len(obj.ports))
+	}
 }
 
 // backendRefName renders a backendRef for WeightedBackend.Ref.

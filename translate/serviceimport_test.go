@@ -15,6 +15,15 @@ import (
 	"github.com/gwsim/gwsim/translate/translatetest"
 )
 
+// singlePortImport is a ServiceImport with one port, which a backendRef
+// without a port takes.
+const singlePortImport = `apiVersion: multicluster.x-k8s.io/v1alpha1
+kind: ServiceImport
+metadata: {name: single, namespace: shop}
+spec:
+  type: ClusterSetIP
+  ports: [{name: grpc, protocol: TCP, port: 7070}]`
+
 // serviceImportWorld is a Gateway, the ServiceImport shop/store exported
 // by two clusters (named port http 8080 over TCP; a UDP port 53 named
 // dns; a port 9000 of an implementation's own appProtocol), its
@@ -142,8 +151,18 @@ func TestServiceImportBackends(t *testing.T) {
 	}{
 		{name: "a port of the ServiceImport, endpoints from its slices across clusters",
 			route: importRoute("HTTPRoute", "shop", storeImport+`, port: 8080}`), want: &importCluster},
-		{name: "no port", route: importRoute("HTTPRoute", "shop", storeImport+`}`),
-			wantReason: gwv1.RouteReasonBackendNotFound, wantMsg: "backendRef to ServiceImport shop/store needs a port"},
+		{name: "no port, several to derive it from", route: importRoute("HTTPRoute", "shop", storeImport+`}`),
+			wantReason: gwv1.RouteReasonBackendNotFound, wantMsg: "backendRef to ServiceImport shop/store has no port, and ServiceImport shop/store has 3 ports"},
+		{name: "no port, derived from the ServiceImport's only port",
+			route: importRoute("HTTPRoute", "shop", `{group: multicluster.x-k8s.io, kind: ServiceImport, name: single}`),
+			extra: []string{singlePortImport},
+			want: &ir.Cluster{Name: "multicluster.x-k8s.io/ServiceImport/shop/single:7070", Kind: "multicluster.x-k8s.io/ServiceImport",
+				Service: "shop/single", Address: "single.shop.svc.clusterset.local", Port: 7070}},
+		{name: "no port, missing where the input holds none: assumed with one port gwsim cannot number", world: openWorld,
+			route: importRoute("HTTPRoute", "web", `{group: multicluster.x-k8s.io, kind: ServiceImport, name: api}`),
+			want: &ir.Cluster{Name: "multicluster.x-k8s.io/ServiceImport/web/api:0", Kind: "multicluster.x-k8s.io/ServiceImport",
+				Service: "web/api", Address: "api.web.svc.clusterset.local", Port: 0},
+			wantAssumed: "multicluster.x-k8s.io/ServiceImport web/api"},
 		{name: "a port the ServiceImport does not have", route: importRoute("HTTPRoute", "shop", storeImport+`, port: 8443}`),
 			wantReason: gwv1.RouteReasonBackendNotFound, wantMsg: "ServiceImport shop/store has no port 8443"},
 		{name: "a UDP port for an HTTPRoute", route: importRoute("HTTPRoute", "shop", storeImport+`, port: 53}`),
