@@ -22,7 +22,9 @@ import (
 
 	"github.com/gwsim/gwsim/offline"
 	"github.com/gwsim/gwsim/offline/controller"
+	"github.com/gwsim/gwsim/offline/defaulting"
 	"github.com/gwsim/gwsim/offline/scheme"
+	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/translate"
 )
 
@@ -33,9 +35,11 @@ import (
 // It plays four parts the suite expects of a cluster:
 //   - the API server: the suite's Applier sends unstructured objects, which
 //     are converted to the typed objects the store holds (and back for reads
-//     into unstructured); the store bumps generation on spec changes through
-//     Update and Patch alike; the Gateway API CRDs are there, annotated with
-//     the bundle version and channel the suite checks;
+//     into unstructured); every object written gets the CRD defaults of the
+//     experimental channel (offline/defaulting, the loader's defaulting), as
+//     the API server defaults what it stores; the store bumps generation on
+//     spec changes through Update and Patch alike; the Gateway API CRDs are
+//     there, annotated with the bundle version and channel the suite checks;
 //   - the controller: every write marks the world dirty, and the next read
 //     first runs the kubelet and then offline.Reconcile to fixpoint, so that
 //     any status the suite reads is the settled one;
@@ -55,6 +59,10 @@ import (
 type Cluster struct {
 	store client.Client
 	opts  offline.Options
+	// defaults applies the CRD defaults to what is written. A patch is
+	// defaulted as the object it is computed from (client.MergeFrom's
+	// obj): the suite's patches are all merge patches of a whole object.
+	defaults *defaulting.Defaulter
 
 	mu    sync.Mutex
 	dirty bool
@@ -98,6 +106,8 @@ func NewCluster(controllerName string, objs ...client.Object) (*Cluster, error) 
 		addressBase: byte(1 + rand.IntN(254)),
 		kubelet:     newKubelet(),
 		dirty:       true,
+		// The suite installs the experimental channel's CRDs.
+		defaults: defaulting.New(validate.Experimental),
 	}
 	c.opts = offline.Options{
 		Translate: translate.Options{
@@ -110,6 +120,9 @@ func NewCluster(controllerName string, objs ...client.Object) (*Cluster, error) 
 		// the order Gateways are first seen, which must not depend on
 		// scheduling.
 		Workers: 1,
+	}
+	if err := c.defaults.Default(objs...); err != nil {
+		return nil, err
 	}
 	store, err := offline.IndexedStore(ClusterScheme(), append(gatewayAPICRDs(), objs...), controller.Indexes())
 	if err != nil {
@@ -250,6 +263,9 @@ func (c *Cluster) List(ctx context.Context, list client.ObjectList, opts ...clie
 func (c *Cluster) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
 	return c.write(func() error {
 		return viaTyped(c.store.Scheme(), obj, func(typed client.Object) error {
+			if err := c.defaults.Default(typed); err != nil {
+				return err
+			}
 			return c.store.Create(ctx, typed, opts...)
 		})
 	})
@@ -258,6 +274,9 @@ func (c *Cluster) Create(ctx context.Context, obj client.Object, opts ...client.
 func (c *Cluster) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
 	return c.write(func() error {
 		return viaTyped(c.store.Scheme(), obj, func(typed client.Object) error {
+			if err := c.defaults.Default(typed); err != nil {
+				return err
+			}
 			return c.store.Update(ctx, typed, opts...)
 		})
 	})
@@ -266,6 +285,9 @@ func (c *Cluster) Update(ctx context.Context, obj client.Object, opts ...client.
 func (c *Cluster) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
 	return c.write(func() error {
 		return viaTyped(c.store.Scheme(), obj, func(typed client.Object) error {
+			if err := c.defaults.Default(typed); err != nil {
+				return err
+			}
 			return c.store.Patch(ctx, typed, patch, opts...)
 		})
 	})

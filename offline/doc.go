@@ -49,9 +49,10 @@ enough to test reconcilers against but is not an API server:
   - No defaulting or validation: CRD defaults (parentRef group and kind,
     listener allowedRoutes, backendRef kind) are never filled in. Objects
     read by offline/load arrive defaulted (offline/validate applies the
-    CRDs' structural defaults, with --validate=false too); the index
-    functions and translate still apply the API defaults themselves, since
-    objects built in Go (tests, library callers) skip the loader.
+    CRDs' structural defaults, with --validate=false too), and objects
+    built in Go get the same defaults from offline/defaulting (the
+    conformance harness, tests); the index functions and translate apply
+    none of their own, and read a field left nil as empty.
   - Status is a subresource only for kinds declared with
     WithStatusSubresource; for the others Status().Update returns NotFound
     and Update overwrites status. FakeStore declares every Gateway API kind

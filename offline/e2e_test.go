@@ -77,3 +77,32 @@ func checkAccepted(t *testing.T, what string, conds []metav1.Condition) {
 		t.Errorf("%s conditions = %+v, want Accepted=True", what, conds)
 	}
 }
+
+// TestRunUndefaultedObjects: objects built in Go without the CRD defaults
+// (parentRef, backendRef and certificateRef group and kind, listener
+// allowedRoutes) go through the index functions, the reconcilers and
+// Translate without a panic or an error, and settle; nil reads as empty.
+func TestRunUndefaultedObjects(t *testing.T) {
+	port := gwv1.PortNumber(80)
+	gw := &gwv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "gw"}, Spec: gwv1.GatewaySpec{
+		GatewayClassName: "cls", Listeners: []gwv1.Listener{
+			{Name: "http", Port: 80, Protocol: gwv1.HTTPProtocolType},
+			{Name: "https", Port: 443, Protocol: gwv1.HTTPSProtocolType, TLS: &gwv1.ListenerTLSConfig{CertificateRefs: []gwv1.SecretObjectReference{{Name: "cert"}}}},
+		}}}
+	route := &gwv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "r"}}
+	route.Spec.ParentRefs = []gwv1.ParentReference{{Name: "gw"}}
+	route.Spec.Rules = []gwv1.HTTPRouteRule{{BackendRefs: []gwv1.HTTPBackendRef{{BackendRef: gwv1.BackendRef{
+		BackendObjectReference: gwv1.BackendObjectReference{Name: "web", Port: &port}}}}}}
+	ls := &gwv1.ListenerSet{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "ls"},
+		Spec: gwv1.ListenerSetSpec{ParentRef: gwv1.ParentGatewayReference{Name: "gw"}}}
+	objs := []client.Object{gatewayClass("cls", ours), gw, route, ls, service("default", "web"), namespace("default")}
+	for storeName, factory := range stores {
+		t.Run(storeName, func(t *testing.T) {
+			opts := testOptions()
+			opts.Store = factory
+			if _, err := Run(context.Background(), objs, diag.Sources{}, opts); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/internal/defaulttest"
 	"github.com/gwsim/gwsim/offline/controller"
 	"github.com/gwsim/gwsim/offline/scheme"
 	"github.com/gwsim/gwsim/translate/diag"
@@ -19,14 +20,14 @@ import (
 func listenerSet(ns, name, gateway string, created int64, hostname string) *gwv1.ListenerSet {
 	gwNS := gwv1.Namespace("infra")
 	h := gwv1.Hostname(hostname)
-	return &gwv1.ListenerSet{
+	return defaulttest.Must(&gwv1.ListenerSet{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, CreationTimestamp: metav1.NewTime(time.Unix(created, 0))},
 		Spec: gwv1.ListenerSetSpec{
 			ParentRef: gwv1.ParentGatewayReference{Name: gwv1.ObjectName(gateway), Namespace: &gwNS},
 			// "http" is also the Gateway's listener name: ListenerSets may reuse it.
 			Listeners: []gwv1.ListenerEntry{{Name: "http", Port: 80, Protocol: gwv1.HTTPProtocolType, Hostname: &h}},
 		},
-	}
+	})
 }
 
 // TestRunWithListenerSets runs the real Translate over a Gateway with two
@@ -50,6 +51,7 @@ func TestRunWithListenerSets(t *testing.T) {
 		listenerSet("apps", "refused", "closed", 10, "apps.example.com"),
 		route, service("apps", "web"), namespace("apps"), namespace("infra"),
 	}
+	defaulttest.All(t, objs...) // the parentRefs and allowedListeners set above
 	want := map[string]string{"apps/ls": "Accepted", "apps/late": "ListenersNotValid", "apps/refused": "NotAllowed"}
 	for storeName, factory := range stores {
 		t.Run(storeName, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/internal/defaulttest"
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -69,12 +70,12 @@ func gatewayClass(name, ctrl string) *gwv1.GatewayClass {
 }
 
 func gateway(ns, name, class string) *gwv1.Gateway {
-	return &gwv1.Gateway{
+	return defaulttest.Must(&gwv1.Gateway{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Spec: gwv1.GatewaySpec{GatewayClassName: gwv1.ObjectName(class), Listeners: []gwv1.Listener{
 			{Name: "http", Port: 80, Protocol: gwv1.HTTPProtocolType},
 		}},
-	}
+	})
 }
 
 func httpRoute(ns, name string, gateways ...string) *gwv1.HTTPRoute {
@@ -86,7 +87,7 @@ func httpRoute(ns, name string, gateways ...string) *gwv1.HTTPRoute {
 	r.Spec.Rules = []gwv1.HTTPRouteRule{{BackendRefs: []gwv1.HTTPBackendRef{{BackendRef: gwv1.BackendRef{
 		BackendObjectReference: gwv1.BackendObjectReference{Name: "web", Port: &port},
 	}}}}}
-	return r
+	return defaulttest.Must(r)
 }
 
 func service(ns, name string) *corev1.Service {

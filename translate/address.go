@@ -42,7 +42,9 @@ var addressHostnameRE = regexp.MustCompile(`^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])
 //   - no address requested: status.addresses is what the environment gives
 //     the Gateway, nothing without one.
 //
-// An entry without a type is an IPAddress, as the API server defaults it.
+// The CRD defaults a spec.addresses entry's type to IPAddress; the loader
+// applies it. An address the environment gives without a type is an
+// IPAddress too (Options.Addresses).
 type addressDecision struct {
 	// bound is status.addresses, in spec order (then the environment's
 	// order), each address once, always with its type set.
@@ -88,7 +90,7 @@ func decideAddresses(key types.NamespacedName, requested []gwv1.GatewaySpecAddre
 		return d
 	}
 	for i, a := range requested {
-		typ := addressType(a.Type)
+		typ := deref(a.Type)
 		desc := fmt.Sprintf("spec.addresses[%d] (%s %q)", i, typ, a.Value)
 		switch {
 		case typ != gwv1.IPAddressType && typ != gwv1.HostnameAddressType:
@@ -142,8 +144,8 @@ func takeAddress(pool []gwv1.GatewayStatusAddress, used []bool, typ gwv1.Address
 	return -1
 }
 
-// addressType applies the API default: an address without a type is an
-// IPAddress.
+// addressType is the type of an address the environment gives: IPAddress
+// when it names none (Options.Addresses).
 func addressType(t *gwv1.AddressType) gwv1.AddressType {
 	if t == nil {
 		return gwv1.IPAddressType

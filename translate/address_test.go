@@ -10,8 +10,17 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/internal/defaulttest"
 	"github.com/gwsim/gwsim/translate/diag"
 )
+
+// defaultedAddrs is addrs with the CRD defaults (an entry without a type
+// is an IPAddress), as a Gateway the loader reads has them.
+func defaultedAddrs(t *testing.T, addrs []gwv1.GatewaySpecAddress) []gwv1.GatewaySpecAddress {
+	t.Helper()
+	gw := &gwv1.Gateway{Spec: gwv1.GatewaySpec{Addresses: slices.Clone(addrs)}}
+	return defaulttest.Default(t, gw).Spec.Addresses
+}
 
 func specAddr(typ, value string) gwv1.GatewaySpecAddress {
 	a := gwv1.GatewaySpecAddress{Value: value}
@@ -73,7 +82,7 @@ func TestDecideAddresses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := decideAddresses(keyOf("infra", "gw"), tt.requested, Options{Addresses: tt.env})
+			d := decideAddresses(keyOf("infra", "gw"), defaultedAddrs(t, tt.requested), Options{Addresses: tt.env})
 			if !reflect.DeepEqual(d.bound, tt.bound) {
 				t.Errorf("bound = %s, want %s", fmtAddrs(d.bound), fmtAddrs(tt.bound))
 			}
@@ -135,7 +144,7 @@ func TestDecideAddressesUsable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := decideAddresses(keyOf("infra", "gw"), tt.requested, Options{AddressUsable: tt.usable})
+			d := decideAddresses(keyOf("infra", "gw"), defaultedAddrs(t, tt.requested), Options{AddressUsable: tt.usable})
 			var want []gwv1.GatewayStatusAddress
 			for _, a := range tt.bound {
 				want = append(want, statusAddr(string(addressType(a.Type)), a.Value))
@@ -202,7 +211,7 @@ func TestGatewayAddressStatus(t *testing.T) {
 		{Options{}, "bb", "", "Accepted", "Programmed"},
 	}
 	for _, tt := range tests {
-		st := Translate(in, tt.opts).Status.Gateways[keyOf("infra", tt.gateway)]
+		st := translateT(t, in, tt.opts).Status.Gateways[keyOf("infra", tt.gateway)]
 		var got string
 		for _, a := range st.Addresses {
 			got += a.Value

@@ -28,7 +28,7 @@ func TestAttachedRoutesCountAttachment(t *testing.T) {
 		{"ok", map[gwv1.SectionName]int32{"ok": 1}, true, false},
 	}
 	for _, tt := range tests {
-		out := Translate(Input{
+		out := translateT(t, Input{
 			GatewayClasses: []*gwv1.GatewayClass{testClass()},
 			Gateways: []*gwv1.Gateway{testGateway(
 				httpListener("a", 80, "www.example.com"), httpListener("b", 80, "www.example.com"), httpListener("ok", 8080, ""))},

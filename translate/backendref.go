@@ -29,17 +29,10 @@ type backendResult struct {
 // appProtocol must be one the route can use (UnsupportedProtocol, see
 // unsupportedAppProtocol).
 func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) backendResult {
-	weight := int32(1)
-	if ref.Weight != nil {
-		weight = *ref.Weight
-	}
-	group, kind := "", "Service"
-	if ref.Group != nil {
-		group = string(*ref.Group)
-	}
-	if ref.Kind != nil {
-		kind = string(*ref.Kind)
-	}
+	// The CRD defaults weight to 1 and group and kind to a core Service's;
+	// the loader applies it.
+	weight := deref(ref.Weight)
+	group, kind := string(deref(ref.Group)), string(deref(ref.Kind))
 	ns := r.meta.Namespace
 	if ref.Namespace != nil {
 		ns = string(*ref.Namespace)

@@ -214,7 +214,7 @@ func TestBackendTLSPolicySelection(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, order := range [][]*gwv1.BackendTLSPolicy{tc.policies, reversed(tc.policies)} {
-				out := Translate(tlsWorld(t, order...), Options{})
+				out := translateT(t, tlsWorld(t, order...), Options{})
 				if diff := cmp.Diff(tc.want, clusterPolicies(out)); diff != "" {
 					t.Errorf("policy per cluster (-want +got):\n%s", diff)
 				}
@@ -248,7 +248,7 @@ func TestBackendTLSPolicyUDP(t *testing.T) {
 	}}}
 	in.Gateways[0].Spec.Listeners = append(in.Gateways[0].Spec.Listeners, gwv1.Listener{Name: "dns", Port: 53, Protocol: gwv1.UDPProtocolType,
 		AllowedRoutes: &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: ptr(gwv1.NamespacesFromAll)}}})
-	out := Translate(in, Options{})
+	out := translateT(t, in, Options{})
 	got := clusterPolicies(out)
 	if p, ok := got["app/svc:53/UDP"]; !ok || p != "" || got["app/svc:443"] != "app/all" {
 		t.Errorf("policy per cluster = %v, want none on app/svc:53/UDP and app/all on app/svc:443", got)
@@ -312,7 +312,7 @@ func TestBackendTLSPolicyCARefs(t *testing.T) {
 			caPEM := in.ConfigMaps[0].Data["ca.crt"]
 			in.ConfigMaps = append(in.ConfigMaps, caConfigMap("app", "empty", ""), caConfigMap("app", "garbage", "-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n"))
 			in.Secrets = []*corev1.Secret{{ObjectMeta: metav1.ObjectMeta{Namespace: "app", Name: "ca-secret"}, Data: map[string][]byte{"ca.crt": []byte(caPEM)}}}
-			out := Translate(in, Options{})
+			out := translateT(t, in, Options{})
 			tls := clusterTLS(t, out, "app/svc:443")
 			var cas []string
 			for _, ca := range tls.CACertificates {
@@ -346,7 +346,7 @@ func TestBackendTLSPolicyCARefs(t *testing.T) {
 func TestBackendTLSPolicyUnreachedFindings(t *testing.T) {
 	in := tlsWorld(t, tlsPolicy("p", 0, "Service", "idle", "", "nope"))
 	in.Services = append(in.Services, testService("app", "idle"))
-	out := Translate(in, Options{})
+	out := translateT(t, in, Options{})
 	if len(out.Status.BackendTLSPolicies) != 0 {
 		t.Errorf("status = %v, want none", out.Status.BackendTLSPolicies)
 	}
@@ -381,7 +381,7 @@ func TestBackendTLSPolicyAncestors(t *testing.T) {
 	only443 := testRoute("app", "only-443", gwv1.ParentReference{Namespace: ptr(gwv1.Namespace("infra")), Name: "z-gw"}, "svc")
 	only443.Spec.Rules[0].BackendRefs[0].Port = ptr(gwv1.PortNumber(443))
 	in.HTTPRoutes = append(in.HTTPRoutes, only443)
-	out := Translate(in, Options{Now: metav1.Unix(10, 0)})
+	out := translateT(t, in, Options{Now: metav1.Unix(10, 0)})
 	got := out.Status.BackendTLSPolicies[keyOf("app", "p")]
 	var names []string
 	for _, a := range got {
@@ -407,7 +407,7 @@ func TestBackendTLSPolicySANsAndOptions(t *testing.T) {
 		{Type: gwv1.URISubjectAltNameType, URI: "spiffe://cluster/ns/app/sa/svc"},
 	}
 	p.Spec.Options = map[gwv1.AnnotationKey]gwv1.AnnotationValue{"example.com/min-version": "1.3"}
-	tls := clusterTLS(t, Translate(tlsWorld(t, p), Options{}), "app/svc:8443")
+	tls := clusterTLS(t, translateT(t, tlsWorld(t, p), Options{}), "app/svc:8443")
 	want := []ir.SubjectAltName{{Type: "Hostname", Value: "a.example.com"}, {Type: "URI", Value: "spiffe://cluster/ns/app/sa/svc"}}
 	if diff := cmp.Diff(want, tls.SubjectAltNames); diff != "" {
 		t.Errorf("SANs (-want +got):\n%s", diff)

@@ -21,11 +21,8 @@ func (w *world) resolveCertificates(r *listenerResult) {
 	if l.Protocol != gwv1.HTTPSProtocolType && l.Protocol != gwv1.TLSProtocolType {
 		return
 	}
-	mode := gwv1.TLSModeTerminate
-	if l.TLS != nil && l.TLS.Mode != nil {
-		mode = *l.TLS.Mode
-	}
-	if mode == gwv1.TLSModePassthrough {
+	// The CRD defaults tls.mode to Terminate; the loader applies it.
+	if l.TLS != nil && deref(l.TLS.Mode) == gwv1.TLSModePassthrough {
 		if l.Protocol == gwv1.HTTPSProtocolType {
 			r.problems.acceptedReason = string(gwv1.ListenerReasonUnsupportedValue)
 			r.problems.acceptedMsg = "an HTTPS listener terminates TLS; use protocol TLS for Passthrough"
@@ -53,13 +50,9 @@ func (w *world) resolveCertificates(r *listenerResult) {
 // owner. A missing Secret that the open world assumes holds a certificate
 // valid for every hostname it is used for.
 func (w *world) resolveCertificate(owner listenerOwner, ref gwv1.SecretObjectReference, field string) (key, reason, msg string) {
-	group, kind := "", "Secret"
-	if ref.Group != nil {
-		group = string(*ref.Group)
-	}
-	if ref.Kind != nil {
-		kind = string(*ref.Kind)
-	}
+	// The CRD defaults group and kind to a core Secret's; the loader
+	// applies it.
+	group, kind := string(deref(ref.Group)), string(deref(ref.Kind))
 	ns := owner.namespace
 	if ref.Namespace != nil {
 		ns = string(*ref.Namespace)

@@ -23,17 +23,16 @@ func (w *world) filterBackend(res *routeResult, ref gwv1.BackendObjectReference,
 }
 
 // requestMirror converts a RequestMirror filter. The share mirrored is the
-// percent (out of 100) or the fraction, 100% when neither is set.
+// percent (out of 100) or the fraction, 100% when neither is set (the
+// spec's meaning, not a CRD default). The CRD defaults a fraction's
+// denominator to 100; the loader applies it.
 func (w *world) requestMirror(res *routeResult, f *gwv1.HTTPRequestMirrorFilter, field string) (*ir.RequestMirror, []backendResult) {
 	m := &ir.RequestMirror{Numerator: 100, Denominator: 100}
 	switch {
 	case f.Percent != nil:
 		m.Numerator = *f.Percent
 	case f.Fraction != nil:
-		m.Numerator = f.Fraction.Numerator
-		if f.Fraction.Denominator != nil {
-			m.Denominator = *f.Fraction.Denominator
-		}
+		m.Numerator, m.Denominator = f.Fraction.Numerator, deref(f.Fraction.Denominator)
 	}
 	var problems []backendResult
 	m.Cluster, m.Invalid, problems = w.filterBackend(res, f.BackendRef, field+".requestMirror.backendRef")
@@ -76,14 +75,10 @@ func (w *world) externalAuth(res *routeResult, f *gwv1.HTTPExternalAuthFilter, f
 	return a, problems
 }
 
-// corsPolicy converts a CORS filter, applying the spec's default max age
-// of 5 seconds (the API server's default, absent when gwsim reads manifests
-// that never went through it).
+// corsPolicy converts a CORS filter. The CRD defaults maxAge to 5 seconds;
+// the loader applies it.
 func corsPolicy(f *gwv1.HTTPCORSFilter) *ir.CORS {
 	c := &ir.CORS{MaxAge: f.MaxAge}
-	if c.MaxAge == 0 {
-		c.MaxAge = 5
-	}
 	if f.AllowCredentials != nil {
 		c.AllowCredentials = *f.AllowCredentials
 	}

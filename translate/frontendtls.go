@@ -43,7 +43,8 @@ func (w *world) resolveFrontendValidation(g *gwv1.Gateway, r *listenerResult) {
 	if v == nil {
 		return
 	}
-	fv := &ir.FrontendValidation{Mode: string(frontendMode(v)), CACertificates: []ir.CACertificate{}}
+	// The CRD defaults mode to AllowValidOnly; the loader applies it.
+	fv := &ir.FrontendValidation{Mode: string(v.Mode), CACertificates: []ir.CACertificate{}}
 	var reason, msg string
 	for i, ref := range v.CACertificateRefs {
 		ca, refReason, refMsg := w.resolveFrontendCA(g, ref, fmt.Sprintf("%s.caCertificateRefs[%d]", field, i))
@@ -66,15 +67,6 @@ func (w *world) resolveFrontendValidation(g *gwv1.Gateway, r *listenerResult) {
 		return
 	}
 	r.frontend = fv
-}
-
-// frontendMode is the validation's mode; the spec's default is
-// AllowValidOnly.
-func frontendMode(v *gwv1.FrontendTLSValidation) gwv1.FrontendValidationModeType {
-	if v.Mode == "" {
-		return gwv1.AllowValidOnly
-	}
-	return v.Mode
 }
 
 // resolveFrontendCA checks one frontend CA reference and returns its

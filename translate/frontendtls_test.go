@@ -135,7 +135,7 @@ func TestFrontendValidationConditions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := frontendWorld(t, &tc.frontend)
 			in.ReferenceGrants = tc.grants
-			out := Translate(in, Options{})
+			out := translateT(t, in, Options{})
 			if got := listenerReasons(t, out, "http"); got != healthy {
 				t.Errorf("http listener = %q, want %q", got, healthy)
 			}
@@ -187,7 +187,7 @@ func TestInsecureFrontendValidationMode(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out := Translate(frontendWorld(t, &tc.frontend), Options{})
+			out := translateT(t, frontendWorld(t, &tc.frontend), Options{})
 			c := meta.FindStatusCondition(out.Status.Gateways[keyOf("infra", "gw")].Conditions, "InsecureFrontendValidationMode")
 			if got := c != nil; got != tc.want {
 				t.Fatalf("InsecureFrontendValidationMode present = %v, want %v", got, tc.want)

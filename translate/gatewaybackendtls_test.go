@@ -66,7 +66,7 @@ func TestGatewayBackendClientCertificate(t *testing.T) {
 			}
 			in.Secrets = []*corev1.Secret{tlsSecret("infra", "client"), tlsSecret("elsewhere", "client"), tlsSecret("granted", "client"), opaque}
 			in.ReferenceGrants = []*gwv1.ReferenceGrant{grant}
-			out := Translate(in, Options{})
+			out := translateT(t, in, Options{})
 			st := out.Status.Gateways[keyOf("infra", "gw")]
 			c := meta.FindStatusCondition(st.Conditions, string(gwv1.GatewayConditionResolvedRefs))
 			if c == nil || c.Status != tc.wantStatus || c.Reason != string(tc.wantReason) {

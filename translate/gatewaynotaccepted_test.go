@@ -32,7 +32,7 @@ func TestGatewayNotAccepted(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			gw := testGateway(httpListener("http", 80, ""))
 			tt.spoil(gw)
-			out := Translate(Input{
+			out := translateT(t, Input{
 				GatewayClasses: []*gwv1.GatewayClass{testClass()},
 				Gateways:       []*gwv1.Gateway{gw},
 				HTTPRoutes:     []*gwv1.HTTPRoute{testRoute("app", "r", gwParent(""), "svc")},

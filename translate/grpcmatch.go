@@ -49,32 +49,21 @@ func grpcMatches(matches []gwv1.GRPCRouteMatch, field string) ([]ir.Match, []grp
 //	RegularExpression           RegularExpression /(?:<service>)/(?:<method>), [^/]+ for an omitted side
 //	no method match             PathPrefix        /
 //
-// Headers convert as on an HTTPRoute (Exact by default).
+// Headers convert as on an HTTPRoute. The CRD defaults method and header
+// match types to Exact; the loader applies it.
 func grpcMatch(m gwv1.GRPCRouteMatch) (ir.Match, grpcMethodKey, string) {
 	im := ir.Match{PathType: string(gwv1.PathMatchPathPrefix), Path: "/"}
 	var key grpcMethodKey
 	if mm := m.Method; mm != nil {
-		typ := gwv1.GRPCMethodMatchExact
-		if mm.Type != nil {
-			typ = *mm.Type
-		}
-		if mm.Service != nil {
-			key.service = *mm.Service
-		}
-		if mm.Method != nil {
-			key.method = *mm.Method
-		}
+		key.service, key.method = deref(mm.Service), deref(mm.Method)
 		var problem string
-		im.PathType, im.Path, problem = grpcMethodPath(typ, key.service, key.method)
+		im.PathType, im.Path, problem = grpcMethodPath(deref(mm.Type), key.service, key.method)
 		if problem != "" {
 			return ir.Match{}, grpcMethodKey{}, problem
 		}
 	}
 	for _, h := range m.Headers {
-		t := gwv1.GRPCHeaderMatchExact
-		if h.Type != nil {
-			t = *h.Type
-		}
+		t := deref(h.Type)
 		if t != gwv1.GRPCHeaderMatchExact && t != gwv1.GRPCHeaderMatchRegularExpression {
 			return ir.Match{}, grpcMethodKey{}, fmt.Sprintf("header match type %q is not supported", t)
 		}

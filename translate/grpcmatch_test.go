@@ -7,8 +7,17 @@ import (
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/internal/defaulttest"
 	"github.com/gwsim/gwsim/translate/ir"
 )
+
+// defaultedGRPCMatch is m with the CRD defaults (method and header match
+// types Exact), as a GRPCRoute the loader reads has them.
+func defaultedGRPCMatch(t *testing.T, m gwv1.GRPCRouteMatch) gwv1.GRPCRouteMatch {
+	t.Helper()
+	route := &gwv1.GRPCRoute{Spec: gwv1.GRPCRouteSpec{Rules: []gwv1.GRPCRouteRule{{Matches: []gwv1.GRPCRouteMatch{*m.DeepCopy()}}}}}
+	return defaulttest.Default(t, route).Spec.Rules[0].Matches[0]
+}
 
 func methodMatch(typ gwv1.GRPCMethodMatchType, service, method string) *gwv1.GRPCMethodMatch {
 	m := &gwv1.GRPCMethodMatch{}
@@ -37,7 +46,7 @@ func TestGRPCMatch(t *testing.T) {
 	}{
 		{"no method match: any call", gwv1.GRPCRouteMatch{}, "PathPrefix", "/", grpcMethodKey{}},
 		{"exact service and method", gwv1.GRPCRouteMatch{Method: methodMatch(exact, "pkg.Svc", "Get")}, "Exact", "/pkg.Svc/Get", grpcMethodKey{"pkg.Svc", "Get"}},
-		{"type defaults to Exact", gwv1.GRPCRouteMatch{Method: methodMatch("", "pkg.Svc", "Get")}, "Exact", "/pkg.Svc/Get", grpcMethodKey{"pkg.Svc", "Get"}},
+		{"the CRD defaults type to Exact", gwv1.GRPCRouteMatch{Method: methodMatch("", "pkg.Svc", "Get")}, "Exact", "/pkg.Svc/Get", grpcMethodKey{"pkg.Svc", "Get"}},
 		{"exact service only: every method", gwv1.GRPCRouteMatch{Method: methodMatch(exact, "pkg.Svc", "")}, "PathPrefix", "/pkg.Svc", grpcMethodKey{"pkg.Svc", ""}},
 		{"exact method only: any service", gwv1.GRPCRouteMatch{Method: methodMatch(exact, "", "Get")}, "RegularExpression", "/[^/]+/Get", grpcMethodKey{"", "Get"}},
 		{"regex service and method", gwv1.GRPCRouteMatch{Method: methodMatch(regex, `pkg\.v[0-9]+\.Svc`, "Get|List")}, "RegularExpression", `/(?:pkg\.v[0-9]+\.Svc)/(?:Get|List)`, grpcMethodKey{`pkg\.v[0-9]+\.Svc`, "Get|List"}},
@@ -45,7 +54,7 @@ func TestGRPCMatch(t *testing.T) {
 		{"regex method only", gwv1.GRPCRouteMatch{Method: methodMatch(regex, "", "Get.*")}, "RegularExpression", `/[^/]+/(?:Get.*)`, grpcMethodKey{"", "Get.*"}},
 	}
 	for _, tt := range tests {
-		got, key, problem := grpcMatch(tt.in)
+		got, key, problem := grpcMatch(defaultedGRPCMatch(t, tt.in))
 		if problem != "" {
 			t.Errorf("%s: unexpected problem %q", tt.name, problem)
 			continue
@@ -58,10 +67,10 @@ func TestGRPCMatch(t *testing.T) {
 
 func TestGRPCMatchHeaders(t *testing.T) {
 	re := gwv1.GRPCHeaderMatchRegularExpression
-	got, _, problem := grpcMatch(gwv1.GRPCRouteMatch{Headers: []gwv1.GRPCHeaderMatch{
+	got, _, problem := grpcMatch(defaultedGRPCMatch(t, gwv1.GRPCRouteMatch{Headers: []gwv1.GRPCHeaderMatch{
 		{Name: "version", Value: "2"},
 		{Name: "env", Type: &re, Value: "prod|canary"},
-	}})
+	}}))
 	want := []ir.ValueMatch{{Name: "version", Type: "Exact", Value: "2"}, {Name: "env", Type: "RegularExpression", Value: "prod|canary"}}
 	if problem != "" || !reflect.DeepEqual(got.Headers, want) {
 		t.Errorf("headers: got %+v (%q), want %+v", got.Headers, problem, want)

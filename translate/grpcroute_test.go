@@ -14,7 +14,7 @@ import (
 
 func translateGRPC(t *testing.T, g *gwv1.GRPCRoute) Output {
 	t.Helper()
-	return Translate(Input{
+	return translateT(t, Input{
 		GatewayClasses: []*gwv1.GatewayClass{testClass()},
 		Gateways:       []*gwv1.Gateway{testGateway(httpListener("web", 80, ""))},
 		GRPCRoutes:     []*gwv1.GRPCRoute{g},

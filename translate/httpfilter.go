@@ -217,10 +217,10 @@ func urlRewrite(f *gwv1.HTTPURLRewriteFilter) *ir.URLRewrite {
 	return out
 }
 
-// requestRedirect converts a RequestRedirect filter; the status code
-// defaults to 302 as the spec says.
+// requestRedirect converts a RequestRedirect filter. The CRD defaults the
+// status code to 302; the loader applies it.
 func requestRedirect(f *gwv1.HTTPRequestRedirectFilter) *ir.Redirect {
-	out := &ir.Redirect{StatusCode: http.StatusFound}
+	out := &ir.Redirect{StatusCode: deref(f.StatusCode)}
 	if f.Scheme != nil {
 		out.Scheme = *f.Scheme
 	}
@@ -229,9 +229,6 @@ func requestRedirect(f *gwv1.HTTPRequestRedirectFilter) *ir.Redirect {
 	}
 	if f.Port != nil {
 		out.Port = int32(*f.Port)
-	}
-	if f.StatusCode != nil {
-		out.StatusCode = *f.StatusCode
 	}
 	out.PathType, out.Path = pathModifier(f.Path)
 	return out

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/internal/defaulttest"
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
@@ -127,7 +128,7 @@ func parentConds(t *testing.T, out Output, name string) map[string]metav1.Condit
 func TestDroppedRules(t *testing.T) {
 	valid := gwv1.HTTPRouteRule{BackendRefs: []gwv1.HTTPBackendRef{svcRef("svc")}}
 	bad := gwv1.HTTPRouteRule{Filters: []gwv1.HTTPRouteFilter{redirectFilter(), rewriteFilter()}}
-	out := Translate(featureInput(routeWithRules("partial", valid, bad), routeWithRules("all-bad", bad)), Options{})
+	out := translateT(t, featureInput(routeWithRules("partial", valid, bad), routeWithRules("all-bad", bad)), Options{})
 
 	partial := parentConds(t, out, "partial")
 	if c := partial["Accepted"]; c.Status != metav1.ConditionTrue {
@@ -166,7 +167,7 @@ func TestFilterReferences(t *testing.T) {
 	withExt := svcRef("shadow")
 	withExt.Filters = []gwv1.HTTPRouteFilter{extensionFilter()}
 	backendExt := gwv1.HTTPRouteRule{BackendRefs: []gwv1.HTTPBackendRef{svcRef("svc"), withExt}}
-	out := Translate(featureInput(routeWithRules("mirror", mirror), routeWithRules("rule-ext", ruleExt),
+	out := translateT(t, featureInput(routeWithRules("mirror", mirror), routeWithRules("rule-ext", ruleExt),
 		routeWithRules("backend-ext", backendExt)), Options{})
 
 	for name, want := range map[string]gwv1.RouteConditionReason{
@@ -195,6 +196,14 @@ func TestFilterReferences(t *testing.T) {
 	}
 }
 
+// defaultedRule is rule with the CRD defaults, as an HTTPRoute the loader
+// reads has them.
+func defaultedRule(t *testing.T, rule gwv1.HTTPRouteRule) gwv1.HTTPRouteRule {
+	t.Helper()
+	route := &gwv1.HTTPRoute{Spec: gwv1.HTTPRouteSpec{Rules: []gwv1.HTTPRouteRule{*rule.DeepCopy()}}}
+	return defaulttest.Default(t, route).Spec.Rules[0]
+}
+
 func TestRuleSettings(t *testing.T) {
 	d := func(s string) *gwv1.Duration { v := gwv1.Duration(s); return &v }
 	tests := []struct {
@@ -216,13 +225,13 @@ func TestRuleSettings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, p := ruleSettings(tt.rule, "spec.rules[0]")
+			_, p := ruleSettings(defaultedRule(t, tt.rule), "spec.rules[0]")
 			if p.reason != tt.want {
 				t.Errorf("reason = %q (%s), want %q", p.reason, p.message, tt.want)
 			}
 		})
 	}
-	a, _ := ruleSettings(gwv1.HTTPRouteRule{SessionPersistence: &gwv1.SessionPersistence{}}, "spec.rules[0]")
+	a, _ := ruleSettings(defaultedRule(t, gwv1.HTTPRouteRule{SessionPersistence: &gwv1.SessionPersistence{}}), "spec.rules[0]")
 	if sp := a.SessionPersistence; sp.Type != "Cookie" || sp.CookieLifetime != "Session" {
 		t.Errorf("session persistence defaults = %+v, want Cookie with a Session lifetime", sp)
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
-// httpRule is one rule: its matches (at least one, the spec's default
-// PathPrefix "/" when none are written), filters and action. A dropped rule
+// httpRule is one rule: its matches (at least one, see HTTPMatches),
+// filters and action. A dropped rule
 // is invalid and programs nothing (see droppedRules).
 type httpRule struct {
 	matches []ir.Match
@@ -135,44 +135,33 @@ func resolvedRefsCondition(problems []backendResult) condition {
 	return falseCond(typ, problems[0].reason, strings.Join(msgs, "; "))
 }
 
-// HTTPMatches converts an HTTPRoute rule's matches to IR matches, applying
-// the spec's defaults: no matches is one match of every request, a match
-// without a path is PathPrefix "/", header and query parameter matches are
-// Exact unless they say otherwise, and only the first header or query
-// parameter of a name counts (see appendFirstByName). It is exported so
-// that explain describes what a route that is not attached would match
-// with the very rules that build the IR.
+// HTTPMatches converts an HTTPRoute rule's matches to IR matches; only the
+// first header or query parameter of a name counts (see
+// appendFirstByName). The CRD defaults a rule without matches to one
+// PathPrefix "/" match, a match's path to PathPrefix "/", and header and
+// query parameter match types to Exact; the loader applies it. An explicit
+// empty list (`matches: []`), which the API server stores as it is, still
+// matches every request, as the spec says of a rule with no matches. It is
+// exported so that explain describes what a route that is not attached
+// would match with the very rules that build the IR.
 func HTTPMatches(matches []gwv1.HTTPRouteMatch) []ir.Match {
 	if len(matches) == 0 {
 		return []ir.Match{{PathType: string(gwv1.PathMatchPathPrefix), Path: "/"}}
 	}
 	out := make([]ir.Match, len(matches))
 	for i, m := range matches {
-		im := ir.Match{PathType: string(gwv1.PathMatchPathPrefix), Path: "/"}
+		var im ir.Match
 		if m.Path != nil {
-			if m.Path.Type != nil {
-				im.PathType = string(*m.Path.Type)
-			}
-			if m.Path.Value != nil {
-				im.Path = *m.Path.Value
-			}
+			im.PathType, im.Path = string(deref(m.Path.Type)), deref(m.Path.Value)
 		}
 		if m.Method != nil {
 			im.Method = string(*m.Method)
 		}
 		for _, h := range m.Headers {
-			t := gwv1.HeaderMatchExact
-			if h.Type != nil {
-				t = *h.Type
-			}
-			im.Headers = appendFirstByName(im.Headers, ir.ValueMatch{Name: string(h.Name), Type: string(t), Value: h.Value}, strings.EqualFold)
+			im.Headers = appendFirstByName(im.Headers, ir.ValueMatch{Name: string(h.Name), Type: string(deref(h.Type)), Value: h.Value}, strings.EqualFold)
 		}
 		for _, q := range m.QueryParams {
-			t := gwv1.QueryParamMatchExact
-			if q.Type != nil {
-				t = *q.Type
-			}
-			im.QueryParams = appendFirstByName(im.QueryParams, ir.ValueMatch{Name: string(q.Name), Type: string(t), Value: q.Value},
+			im.QueryParams = appendFirstByName(im.QueryParams, ir.ValueMatch{Name: string(q.Name), Type: string(deref(q.Type)), Value: q.Value},
 				func(a, b string) bool { return a == b })
 		}
 		out[i] = im

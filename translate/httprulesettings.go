@@ -73,13 +73,11 @@ func ruleSettings(rule gwv1.HTTPRouteRule, field string) (ir.Action, ruleProblem
 	return a, problem
 }
 
-// sessionPersistence applies the spec's defaults (Cookie, with a Session
-// lifetime) and CEL rules.
+// sessionPersistence applies the spec's CEL rules. The experimental CRD
+// defaults type to Cookie and a cookieConfig's lifetimeType to Session; the
+// loader applies it (the standard channel has no sessionPersistence).
 func sessionPersistence(sp *gwv1.SessionPersistence) (*ir.SessionPersistence, string) {
-	out := &ir.SessionPersistence{Type: string(gwv1.CookieBasedSessionPersistence)}
-	if sp.Type != nil {
-		out.Type = string(*sp.Type)
-	}
+	out := &ir.SessionPersistence{Type: string(deref(sp.Type))}
 	if sp.SessionName != nil {
 		out.SessionName = *sp.SessionName
 	}
@@ -91,9 +89,11 @@ func sessionPersistence(sp *gwv1.SessionPersistence) (*ir.SessionPersistence, st
 	}
 	switch gwv1.SessionPersistenceType(out.Type) {
 	case gwv1.CookieBasedSessionPersistence:
+		// A cookie without cookieConfig is a session cookie, as the spec
+		// says; the CRD defaults lifetimeType only inside a cookieConfig.
 		out.CookieLifetime = string(gwv1.SessionCookieLifetimeType)
-		if cc := sp.CookieConfig; cc != nil && cc.LifetimeType != nil {
-			out.CookieLifetime = string(*cc.LifetimeType)
+		if cc := sp.CookieConfig; cc != nil {
+			out.CookieLifetime = string(deref(cc.LifetimeType))
 		}
 		if out.CookieLifetime == string(gwv1.PermanentCookieLifetimeType) && out.AbsoluteTimeout == "" {
 			return out, "a Permanent cookie needs an absoluteTimeout"

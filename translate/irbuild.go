@@ -112,9 +112,10 @@ func listenerTLS(l *listenerResult) *ir.TLS {
 	if l.spec.Protocol != gwv1.HTTPSProtocolType && l.spec.Protocol != gwv1.TLSProtocolType {
 		return nil
 	}
-	mode := gwv1.TLSModeTerminate
-	if l.spec.TLS != nil && l.spec.TLS.Mode != nil {
-		mode = *l.spec.TLS.Mode
+	// The CRD defaults tls.mode to Terminate; the loader applies it.
+	var mode gwv1.TLSModeType
+	if l.spec.TLS != nil {
+		mode = deref(l.spec.TLS.Mode)
 	}
 	return &ir.TLS{Listener: l.id(), Mode: string(mode), SNI: hostnameOf(l.spec.Hostname), Certificates: l.certs,
 		FrontendValidation: l.frontend}

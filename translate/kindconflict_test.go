@@ -79,7 +79,7 @@ func TestHTTPGRPCHostnameConflict(t *testing.T) {
 				GRPCRoutes:     []*gwv1.GRPCRoute{g},
 				Services:       []*corev1.Service{testService("app", "svc")},
 			}
-			out := Translate(in, Options{})
+			out := translateT(t, in, Options{})
 			hc := acceptedOf(t, out, "HTTPRoute", "app", tt.httpName)
 			gc := acceptedOf(t, out, "GRPCRoute", "app", tt.grpcName)
 			if got := hc.Status == metav1.ConditionTrue; got != tt.wantHTTP {
@@ -105,7 +105,7 @@ func TestHTTPGRPCConflictPartial(t *testing.T) {
 	h.CreationTimestamp = createdAt(100)
 	g := testGRPCRoute("app", "grpc", gwParent(""), "svc")
 	g.CreationTimestamp = createdAt(200)
-	out := Translate(Input{
+	out := translateT(t, Input{
 		GatewayClasses: []*gwv1.GatewayClass{testClass()},
 		Gateways:       []*gwv1.Gateway{testGateway(httpListener("web", 80, ""), httpListener("other", 8080, ""))},
 		HTTPRoutes:     []*gwv1.HTTPRoute{h},

@@ -116,7 +116,7 @@ func TestL4RouteAttachment(t *testing.T) {
 		Services: []*corev1.Service{testService("app", "svc")},
 	}
 	in.Services[0].Spec.Ports = append(in.Services[0].Spec.Ports, corev1.ServicePort{Port: 80, Protocol: corev1.ProtocolUDP})
-	out := Translate(in, Options{})
+	out := translateT(t, in, Options{})
 	tests := []struct{ kind, route, accepted, refs string }{
 		// No sectionName: the TLS listener takes it, the HTTP one does not
 		// allow TLSRoute; one listener is enough to be Accepted.
@@ -175,7 +175,7 @@ func TestL4InvalidBackends(t *testing.T) {
 		TCPRoutes: []*gwv1.TCPRoute{mixed, tcpRoute("all-invalid", 1, gwParent("b"), "nope"), zero, tcpRoute("none", 1, gwParent("d"))},
 		Services:  []*corev1.Service{testService("app", "svc")},
 	}
-	out := Translate(in, Options{})
+	out := translateT(t, in, Options{})
 	tests := []struct {
 		port     int32
 		reject   string
@@ -225,7 +225,7 @@ func TestL4Superseded(t *testing.T) {
 				in.TCPRoutes = []*gwv1.TCPRoute{tcpRoute("b", tt.createdB, gwParent("l"), "svc"), tcpRoute("a", tt.createdA, gwParent("l"), "svc")}
 			}
 			in.Services = []*corev1.Service{testService("app", "svc")}
-			out := Translate(in, Options{})
+			out := translateT(t, in, Options{})
 			p := l4Port(t, out, 443)
 			routes := slices.Concat(p.TLSRoutes, p.Forward)
 			if len(routes) != 2 || routes[0].Origin.Name != tt.winner || routes[0].SupersededBy != nil ||
@@ -269,7 +269,7 @@ func TestTLSRouteSNIOrder(t *testing.T) {
 			slices.Reverse(in.TLSRoutes)
 		}
 		var got []string
-		for _, r := range l4Port(t, Translate(in, Options{}), 443).TLSRoutes {
+		for _, r := range l4Port(t, translateT(t, in, Options{}), 443).TLSRoutes {
 			got = append(got, r.SNI)
 		}
 		if !cmp.Equal(got, want) {
@@ -291,7 +291,7 @@ func TestL4RuleCount(t *testing.T) {
 		TCPRoutes:      []*gwv1.TCPRoute{none, two},
 		Services:       []*corev1.Service{testService("app", "svc")},
 	}
-	out := Translate(in, Options{})
+	out := translateT(t, in, Options{})
 	got := map[string]string{}
 	for _, f := range out.Findings {
 		if f.Field == "spec.rules" {

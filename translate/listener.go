@@ -133,6 +133,9 @@ func (r *listenerResult) settle() {
 // routeKinds intersects allowedRoutes.kinds with what the protocol carries.
 // A kind the protocol cannot carry makes ResolvedRefs False with
 // InvalidRouteKinds, and is left out of supportedKinds.
+//
+// Without allowedRoutes.kinds (the CRD has no default for it) the listener
+// takes every kind its protocol carries, as the spec says.
 func routeKinds(l gwv1.Listener) ([]gwv1.RouteGroupKind, string, string) {
 	supported := protocolKinds(l.Protocol)
 	group := gwv1.Group(gwv1.GroupName)
@@ -146,10 +149,7 @@ func routeKinds(l gwv1.Listener) ([]gwv1.RouteGroupKind, string, string) {
 	kinds := []gwv1.RouteGroupKind{}
 	var invalid []string
 	for _, k := range l.AllowedRoutes.Kinds {
-		g := gwv1.GroupName
-		if k.Group != nil {
-			g = string(*k.Group)
-		}
+		g := string(deref(k.Group)) // the CRD defaults it to gateway.networking.k8s.io
 		if g != gwv1.GroupName || !slices.Contains(supported, k.Kind) {
 			invalid = append(invalid, g+"/"+string(k.Kind))
 			continue

@@ -58,15 +58,13 @@ func indexListenerSets(sets []*gwv1.ListenerSet) listenerSetIndex {
 	return idx
 }
 
-// parentGateway returns the Gateway a ListenerSet's parentRef names, with
-// the API defaults applied (group gateway.networking.k8s.io, kind Gateway,
-// the ListenerSet's namespace). ok is false when it names another kind.
+// parentGateway returns the Gateway a ListenerSet's parentRef names (in the
+// ListenerSet's namespace when it names none). ok is false when it names
+// another kind. The CRD defaults group and kind to a Gateway's; the loader
+// applies it.
 func parentGateway(ls *gwv1.ListenerSet) (types.NamespacedName, bool) {
 	ref := ls.Spec.ParentRef
-	if ref.Group != nil && *ref.Group != "" && *ref.Group != gwv1.GroupName {
-		return types.NamespacedName{}, false
-	}
-	if ref.Kind != nil && *ref.Kind != "" && *ref.Kind != "Gateway" {
+	if deref(ref.Group) != gwv1.GroupName || deref(ref.Kind) != "Gateway" {
 		return types.NamespacedName{}, false
 	}
 	ns := ls.Namespace
@@ -198,16 +196,16 @@ func markPrecedenceConflict(l *listenerResult, earlier []*listenerResult, gatewa
 }
 
 // refusesListenerSet says why Gateway g's spec.allowedListeners does not
-// admit ls, or "". The default, with the field or its namespaces unset, is
-// from: None; Selector matches the labels of the ListenerSet's namespace,
-// as allowedRoutes does for routes.
+// admit ls, or "". Without allowedListeners (the CRD has no default for
+// it) a Gateway admits no ListenerSet, as the spec says; inside it the CRD
+// defaults namespaces.from to None, which the loader applies. Selector
+// matches the labels of the ListenerSet's namespace, as allowedRoutes does
+// for routes.
 func (w *world) refusesListenerSet(g *gwv1.Gateway, ls *gwv1.ListenerSet) string {
 	from := gwv1.NamespacesFromNone
 	var selector *metav1.LabelSelector
 	if al := g.Spec.AllowedListeners; al != nil && al.Namespaces != nil {
-		if al.Namespaces.From != nil {
-			from = *al.Namespaces.From
-		}
+		from = deref(al.Namespaces.From)
 		selector = al.Namespaces.Selector
 	}
 	gw := g.Namespace + "/" + g.Name

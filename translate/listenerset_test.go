@@ -106,7 +106,7 @@ func TestListenerSetAllowed(t *testing.T) {
 		{"Gateway not accepted", allowListeners(testGateway(gwv1.Listener{Name: "g", Port: 80, Protocol: "SCTP"}), gwv1.NamespacesFromAll, nil), ls("apps"), "ParentNotAccepted/ParentNotAccepted"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := Translate(Input{
+			out := translateT(t, Input{
 				GatewayClasses: []*gwv1.GatewayClass{testClass()},
 				Gateways:       []*gwv1.Gateway{tc.gw},
 				ListenerSets:   []*gwv1.ListenerSet{tc.set},
@@ -155,7 +155,7 @@ func TestListenerSetPrecedence(t *testing.T) {
 		"d/inner":     "ListenersNotValid/Programmed x=ProtocolConflict:0 r=Accepted:0 p=HostnameConflict:0 q=HostnameConflict:0",
 	}
 	for _, order := range [][]*gwv1.ListenerSet{sets, reversed(sets)} {
-		out := Translate(Input{GatewayClasses: []*gwv1.GatewayClass{testClass()}, Gateways: []*gwv1.Gateway{gw}, ListenerSets: order}, Options{})
+		out := translateT(t, Input{GatewayClasses: []*gwv1.GatewayClass{testClass()}, Gateways: []*gwv1.Gateway{gw}, ListenerSets: order}, Options{})
 		for k, w := range want {
 			ns, name, _ := strings.Cut(k, "/")
 			if got := lsReasons(t, out, ns, name); got != w {
@@ -194,7 +194,7 @@ func TestListenerSetRouteAttachment(t *testing.T) {
 		Services: []*corev1.Service{testService("apps", "svc"), testService("other", "svc")},
 	}
 	in.ListenerSets[1].Spec.ParentRef.Name = "elsewhere"
-	out := Translate(in, Options{})
+	out := translateT(t, in, Options{})
 	for name, want := range map[string]string{
 		"via-ls":           "Accepted",
 		"via-section":      "Accepted",
@@ -252,7 +252,7 @@ func TestListenerSetCertificateGrant(t *testing.T) {
 		{"ListenerSet", "ResolvedRefs"},
 	} {
 		t.Run(tc.grant, func(t *testing.T) {
-			out := Translate(Input{
+			out := translateT(t, Input{
 				GatewayClasses:  []*gwv1.GatewayClass{testClass()},
 				Gateways:        []*gwv1.Gateway{allowListeners(testGateway(httpListener("g", 80, "")), gwv1.NamespacesFromSame, nil)},
 				ListenerSets:    []*gwv1.ListenerSet{testListenerSet("infra", "ls", 1, https("ls"))},

@@ -79,7 +79,8 @@ func terminatesTLS(r *listenerResult) bool {
 	case gwv1.HTTPSProtocolType:
 		return true
 	case gwv1.TLSProtocolType:
-		return r.spec.TLS == nil || r.spec.TLS.Mode == nil || *r.spec.TLS.Mode == gwv1.TLSModeTerminate
+		// The CRD defaults tls.mode to Terminate; the loader applies it.
+		return r.spec.TLS != nil && deref(r.spec.TLS.Mode) == gwv1.TLSModeTerminate
 	}
 	return false
 }

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/internal/defaulttest"
 )
 
 func TestHostnamesOverlap(t *testing.T) {
@@ -57,6 +59,10 @@ func TestMarkOverlappingTLS(t *testing.T) {
 		pt,
 		l("tls", "x.example.com", 443, gwv1.TLSProtocolType, true),
 	}
+	listeners[len(listeners)-1].spec.TLS = &gwv1.ListenerTLSConfig{} // the CRD defaults its mode to Terminate
+	for _, r := range listeners {
+		r.spec = defaultedListener(t, r.spec)
+	}
 	markOverlappingTLS(listeners, "ns/gw")
 	want := map[string]bool{"a": true, "c": true, "tls": true}
 	for _, r := range listeners {
@@ -64,6 +70,14 @@ func TestMarkOverlappingTLS(t *testing.T) {
 			t.Errorf("listener %s: overlap = %q, want overlap %v", r.spec.Name, r.overlap, want[string(r.spec.Name)])
 		}
 	}
+}
+
+// defaultedListener is l with the CRD defaults, as a Gateway the loader
+// reads has them.
+func defaultedListener(t *testing.T, l gwv1.Listener) gwv1.Listener {
+	t.Helper()
+	gw := &gwv1.Gateway{Spec: gwv1.GatewaySpec{Listeners: []gwv1.Listener{*l.DeepCopy()}}}
+	return defaulttest.Default(t, gw).Spec.Listeners[0]
 }
 
 func TestCertificatesOverlap(t *testing.T) {

@@ -42,7 +42,7 @@ func TestParametersRef(t *testing.T) {
 			gw := testGateway(httpListener("http", 80, ""))
 			gw.Spec.Infrastructure = &gwv1.GatewayInfrastructure{ParametersRef: &gwv1.LocalParametersReference{
 				Group: gwv1.Group(tt.group), Kind: gwv1.Kind(tt.kind), Name: tt.ref}}
-			out := Translate(Input{GatewayClasses: []*gwv1.GatewayClass{class}, Gateways: []*gwv1.Gateway{gw},
+			out := translateT(t, Input{GatewayClasses: []*gwv1.GatewayClass{class}, Gateways: []*gwv1.Gateway{gw},
 				ConfigMaps: []*corev1.ConfigMap{cm}, Services: []*corev1.Service{svc}, OtherObjects: others}, Options{})
 			cs := out.Status.GatewayClasses[keyOf("", "gc")]
 			if c := meta.FindStatusCondition(cs.Conditions, "Accepted"); c.Reason != tt.accepted {
@@ -77,7 +77,7 @@ func TestParametersRef(t *testing.T) {
 func TestClassParametersNeedNamespace(t *testing.T) {
 	class := testClass()
 	class.Spec.ParametersRef = &gwv1.ParametersReference{Kind: "ConfigMap", Name: "params"}
-	out := Translate(Input{GatewayClasses: []*gwv1.GatewayClass{class},
+	out := translateT(t, Input{GatewayClasses: []*gwv1.GatewayClass{class},
 		ConfigMaps: []*corev1.ConfigMap{{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "params"}}}}, Options{})
 	c := meta.FindStatusCondition(out.Status.GatewayClasses[keyOf("", "gc")].Conditions, "Accepted")
 	if c.Status != metav1.ConditionFalse || c.Reason != string(gwv1.GatewayClassReasonInvalidParameters) {
@@ -101,7 +101,7 @@ func TestClassParametersClusterScoped(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			class := testClass()
 			class.Spec.ParametersRef = &gwv1.ParametersReference{Group: "example.com", Kind: "ClassConfig", Name: "params"}
-			out := Translate(Input{GatewayClasses: []*gwv1.GatewayClass{class},
+			out := translateT(t, Input{GatewayClasses: []*gwv1.GatewayClass{class},
 				OtherObjects: []OtherObject{{Group: "example.com", Kind: "ClassConfig", Namespace: tt.objectNS, Name: "params"}}}, Options{})
 			c := meta.FindStatusCondition(out.Status.GatewayClasses[keyOf("", "gc")].Conditions, "Accepted")
 			if c.Reason != string(tt.want) {

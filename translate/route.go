@@ -36,7 +36,7 @@ type attachment struct {
 // parentResult is the outcome of one parentRef.
 type parentResult struct {
 	index   int
-	ref     gwv1.ParentReference // group and kind defaulted, as status echoes them
+	ref     gwv1.ParentReference // as stored (group and kind defaulted by the CRD), as status echoes it
 	gateway *gatewayResult
 	// set is the ListenerSet the parentRef names; nil for a Gateway parent.
 	set      *listenerSetResult
@@ -74,13 +74,9 @@ func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gate
 	}
 	for i, ref := range r.parentRefs {
 		field := fmt.Sprintf("spec.parentRefs[%d]", i)
-		group, kind := gwv1.GroupName, "Gateway"
-		if ref.Group != nil {
-			group = string(*ref.Group)
-		}
-		if ref.Kind != nil {
-			kind = string(*ref.Kind)
-		}
+		// The CRD defaults group and kind to a Gateway's; the loader
+		// applies it.
+		group, kind := string(deref(ref.Group)), string(deref(ref.Kind))
 		if group != gwv1.GroupName || (kind != "Gateway" && kind != "ListenerSet") {
 			findings = append(findings, w.routeFinding(r, diag.Warning, field, diag.ReasonNotSupportedYet,
 				fmt.Sprintf("parentRef of kind %s/%s is not simulated yet; only Gateway and ListenerSet parents are", group, kind)))
@@ -90,7 +86,7 @@ func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gate
 		if ref.Namespace != nil {
 			ns = string(*ref.Namespace)
 		}
-		pr := &parentResult{index: i, ref: defaultedParentRef(ref)}
+		pr := &parentResult{index: i, ref: *ref.DeepCopy()}
 		if kind == "ListenerSet" {
 			lsr, ok := sets[keyOf(ns, string(ref.Name))]
 			if !ok {
@@ -164,19 +160,6 @@ func (w *world) missingParent(r routeInfo, field, ns, name string) []diag.Findin
 
 func (w *world) routeFinding(r routeInfo, sev diag.Severity, field, reason, msg string) diag.Finding {
 	return diag.Finding{Severity: sev, Object: r.ref(), Source: w.in.Sources.Of(r.ref()), Field: field, Reason: reason, Message: msg}
-}
-
-func defaultedParentRef(ref gwv1.ParentReference) gwv1.ParentReference {
-	out := *ref.DeepCopy()
-	if out.Group == nil {
-		g := gwv1.Group(gwv1.GroupName)
-		out.Group = &g
-	}
-	if out.Kind == nil {
-		k := gwv1.Kind("Gateway")
-		out.Kind = &k
-	}
-	return out
 }
 
 // attachToParent applies the spec's attachment rules in order: a
@@ -270,12 +253,12 @@ func (w *world) listenerRefuses(l *listenerResult, r routeInfo) string {
 	if !slices.ContainsFunc(l.kinds, func(k gwv1.RouteGroupKind) bool { return k.Kind == r.kind }) {
 		return fmt.Sprintf("does not allow %s: its protocol %s and allowedRoutes.kinds admit %s", r.kind, l.spec.Protocol, l.kindList())
 	}
-	from := gwv1.NamespacesFromSame
+	// The CRD defaults allowedRoutes to namespaces from Same; the loader
+	// applies it.
+	var from gwv1.FromNamespaces
 	var selector *metav1.LabelSelector
 	if ar := l.spec.AllowedRoutes; ar != nil && ar.Namespaces != nil {
-		if ar.Namespaces.From != nil {
-			from = *ar.Namespaces.From
-		}
+		from = deref(ar.Namespaces.From)
 		selector = ar.Namespaces.Selector
 	}
 	switch from {

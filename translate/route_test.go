@@ -4,35 +4,38 @@ import (
 	"reflect"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/internal/defaulttest"
+	"github.com/gwsim/gwsim/translate/diag"
 )
 
-// TestDefaultedParentRef: status.parents echoes a parentRef as the API
-// server stores it, group and kind defaulted, everything else as written.
-// The conformance suite compares group and kind as non-nil pointers.
-func TestDefaultedParentRef(t *testing.T) {
+// TestParentRefEchoedAsStored: status.parents echoes a parentRef as the
+// API server stores it, group and kind defaulted by the CRD, everything
+// else as written. The conformance suite compares group and kind as
+// non-nil pointers.
+func TestParentRefEchoedAsStored(t *testing.T) {
 	group, kind := gwv1.Group(gwv1.GroupName), gwv1.Kind("Gateway")
-	tests := []struct {
-		name    string
-		in, out gwv1.ParentReference
-	}{
-		{"nil group and kind are defaulted, namespace stays nil",
-			gwv1.ParentReference{Name: "gw", SectionName: ptr(gwv1.SectionName("http"))},
-			gwv1.ParentReference{Group: &group, Kind: &kind, Name: "gw", SectionName: ptr(gwv1.SectionName("http"))}},
-		{"namespace and port are echoed",
-			gwv1.ParentReference{Namespace: ptr(gwv1.Namespace("infra")), Name: "gw", Port: ptr(gwv1.PortNumber(80))},
-			gwv1.ParentReference{Group: &group, Kind: &kind, Namespace: ptr(gwv1.Namespace("infra")), Name: "gw", Port: ptr(gwv1.PortNumber(80))}},
-		{"spelled-out group and kind are kept",
-			gwv1.ParentReference{Group: ptr(gwv1.Group("example.com")), Kind: ptr(gwv1.Kind("Mesh")), Name: "m"},
-			gwv1.ParentReference{Group: ptr(gwv1.Group("example.com")), Kind: ptr(gwv1.Kind("Mesh")), Name: "m"}},
+	parent := gwParent("http")
+	parent.Port = ptr(gwv1.PortNumber(80))
+	route := defaulttest.Default(t, testRoute("infra", "web", parent, "svc"))
+	out := translateT(t, Input{
+		GatewayClasses: []*gwv1.GatewayClass{testClass()},
+		Gateways:       []*gwv1.Gateway{defaulttest.Default(t, testGateway(httpListener("http", 80, "")))},
+		HTTPRoutes:     []*gwv1.HTTPRoute{route},
+		Services:       []*corev1.Service{testService("infra", "svc")},
+	}, Options{})
+	parents := out.Status.Routes[diag.ObjectRef{Kind: "HTTPRoute", Namespace: "infra", Name: "web"}]
+	if len(parents) != 1 {
+		t.Fatalf("status.parents = %+v, want one", parents)
 	}
-	for _, tt := range tests {
-		before := *tt.in.DeepCopy()
-		if got := defaultedParentRef(tt.in); !reflect.DeepEqual(got, tt.out) {
-			t.Errorf("%s: got %+v, want %+v", tt.name, got, tt.out)
-		}
-		if !reflect.DeepEqual(before, tt.in) {
-			t.Errorf("%s: input mutated", tt.name)
-		}
+	want := gwv1.ParentReference{Group: &group, Kind: &kind, Namespace: ptr(gwv1.Namespace("infra")), Name: "gw",
+		SectionName: ptr(gwv1.SectionName("http")), Port: ptr(gwv1.PortNumber(80))}
+	if got := parents[0].ParentRef; !reflect.DeepEqual(got, want) {
+		t.Errorf("status parentRef = %+v, want %+v", got, want)
+	}
+	if &parents[0].ParentRef.Group == &route.Spec.ParentRefs[0].Group || parents[0].ParentRef.Group == route.Spec.ParentRefs[0].Group {
+		t.Errorf("status parentRef shares pointers with the route's spec")
 	}
 }

@@ -19,7 +19,9 @@ import (
 )
 
 // Input is everything Translate may look at. Gateway API objects are in their
-// v1 form (the loader converts older versions). Slices may be in any order.
+// v1 form (the loader converts older versions) and carry their CRDs'
+// defaults, as a cluster stores them (see defaults.go). Slices may be in any
+// order.
 type Input struct {
 	GatewayClasses     []*gwv1.GatewayClass
 	Gateways           []*gwv1.Gateway

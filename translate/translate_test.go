@@ -6,8 +6,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/internal/defaulttest"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -84,7 +86,7 @@ func TestRouteAttachmentReasons(t *testing.T) {
 		Services: []*corev1.Service{testService("app", "svc"), testService("elsewhere", "other")},
 	}
 	in.HTTPRoutes[4].Spec.Rules[0].BackendRefs[0].Namespace = ptr(gwv1.Namespace("elsewhere"))
-	out := Translate(in, Options{})
+	out := translateT(t, in, Options{})
 	tests := []struct{ route, accepted, refs string }{
 		{"ok", "Accepted", "ResolvedRefs"},
 		{"missing-backend", "Accepted", "BackendNotFound"},
@@ -129,7 +131,7 @@ func TestAllowedRoutesNamespaces(t *testing.T) {
 			testRoute("other", "sel-refused", gwParent("sel"), "svc"),
 		},
 	}
-	out := Translate(in, Options{})
+	out := translateT(t, in, Options{})
 	for route, want := range map[string]string{
 		"infra/same-ok": "Accepted", "shop/same-refused": "NotAllowedByListeners",
 		"shop/sel-ok": "Accepted", "other/sel-refused": "NotAllowedByListeners",
@@ -163,7 +165,7 @@ func TestListenerConflicts(t *testing.T) {
 			gwv1.Listener{Name: "weird", Port: 9000, Protocol: "SCTP"},
 		)},
 	}
-	out := Translate(in, Options{})
+	out := translateT(t, in, Options{})
 	want := map[string]string{ // listener -> Accepted reason
 		"h1": "ProtocolConflict", "h2": "ProtocolConflict", "tcp": "ProtocolConflict",
 		"udp": "Accepted", "tcp53": "Accepted", "h3": "Accepted", "h4": "Accepted", "weird": "UnsupportedProtocol",
@@ -184,7 +186,7 @@ func TestHostnameConflict(t *testing.T) {
 		GatewayClasses: []*gwv1.GatewayClass{testClass()},
 		Gateways:       []*gwv1.Gateway{testGateway(httpListener("h1", 80, "a.example.com"), httpListener("h2", 80, "a.example.com"))},
 	}
-	gs := Translate(in, Options{}).Status.Gateways[types.NamespacedName{Namespace: "infra", Name: "gw"}]
+	gs := translateT(t, in, Options{}).Status.Gateways[types.NamespacedName{Namespace: "infra", Name: "gw"}]
 	for _, l := range gs.Listeners {
 		if got := l.Conditions[3]; got.Type != "Conflicted" || got.Reason != "HostnameConflict" || got.Status != metav1.ConditionTrue {
 			t.Errorf("listener %s: %s=%s %s, want Conflicted=True HostnameConflict", l.Name, got.Type, got.Status, got.Reason)
@@ -200,7 +202,7 @@ func TestNotOursGetsNoStatus(t *testing.T) {
 		GatewayClasses: []*gwv1.GatewayClass{testClass()},
 		Gateways:       []*gwv1.Gateway{testGateway(httpListener("a", 80, ""))},
 	}
-	out := Translate(in, Options{ControllerNames: []string{"other/controller"}})
+	out := translateT(t, in, Options{ControllerNames: []string{"other/controller"}})
 	if len(out.Status.GatewayClasses) != 0 || len(out.Status.Gateways) != 0 {
 		t.Errorf("status written for another controller's objects: %+v", out.Status)
 	}
@@ -211,7 +213,7 @@ func TestNotOursGetsNoStatus(t *testing.T) {
 
 func TestParentNotFoundFinding(t *testing.T) {
 	in := Input{HTTPRoutes: []*gwv1.HTTPRoute{testRoute("app", "r", gwParent(""), "svc")}}
-	out := Translate(in, Options{})
+	out := translateT(t, in, Options{})
 	if len(out.Findings) != 1 || out.Findings[0].Reason != diag.ReasonParentNotFound || out.Findings[0].Field != "spec.parentRefs[0]" {
 		t.Errorf("findings = %v, want one ParentNotFound at spec.parentRefs[0]", out.Findings)
 	}
@@ -253,7 +255,7 @@ func TestAssumedNamespaceLabelsOnlyForSelectorListeners(t *testing.T) {
 		Services: []*corev1.Service{testService("app", "svc")},
 	}
 	var assumed []string
-	for _, f := range Translate(in, Options{}).Findings {
+	for _, f := range translateT(t, in, Options{}).Findings {
 		if f.Reason == diag.ReasonAssumed {
 			assumed = append(assumed, f.Object.Name)
 		}
@@ -261,4 +263,32 @@ func TestAssumedNamespaceLabelsOnlyForSelectorListeners(t *testing.T) {
 	if len(assumed) != 1 || assumed[0] != "to-sel" {
 		t.Errorf("Assumed findings for %v, want only to-sel", assumed)
 	}
+}
+
+// translateT is Translate on in after the CRD defaults are applied to its
+// Gateway API objects (in place, through internal/defaulttest), as the
+// loader applies them before Translate sees an object: Translate has no
+// defaults of its own.
+func translateT(t testing.TB, in Input, opts Options) Output {
+	t.Helper()
+	var objs []client.Object
+	objs = appendObjects(objs, in.GatewayClasses)
+	objs = appendObjects(objs, in.Gateways)
+	objs = appendObjects(objs, in.ListenerSets)
+	objs = appendObjects(objs, in.HTTPRoutes)
+	objs = appendObjects(objs, in.GRPCRoutes)
+	objs = appendObjects(objs, in.TLSRoutes)
+	objs = appendObjects(objs, in.TCPRoutes)
+	objs = appendObjects(objs, in.UDPRoutes)
+	objs = appendObjects(objs, in.BackendTLSPolicies)
+	objs = appendObjects(objs, in.ReferenceGrants)
+	defaulttest.All(t, objs...)
+	return Translate(in, opts)
+}
+
+func appendObjects[T client.Object](objs []client.Object, s []T) []client.Object {
+	for _, o := range s {
+		objs = append(objs, o)
+	}
+	return objs
 }

@@ -42,7 +42,7 @@ func (w *world) noParentRefs(r routeInfo) (diag.Finding, bool) {
 // parent, or only parents the open world assumes outside the input.
 func (w *world) checkedAlone(r routeInfo) bool {
 	for _, ref := range r.parentRefs {
-		if ref.Group != nil && *ref.Group != gwv1.GroupName || ref.Kind != nil && *ref.Kind != "Gateway" {
+		if deref(ref.Group) != gwv1.GroupName || deref(ref.Kind) != "Gateway" { // defaulted by the CRD
 			return false
 		}
 		ns := r.meta.Namespace

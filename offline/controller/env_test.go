@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/internal/defaulttest"
 	"github.com/gwsim/gwsim/offline/scheme"
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
@@ -40,6 +41,7 @@ func testOptions() translate.Options {
 // does (which this package cannot import).
 func newClient(t *testing.T, objs ...client.Object) client.Client {
 	t.Helper()
+	defaulttest.All(t, objs...)
 	b := fake.NewClientBuilder().WithScheme(scheme.New()).WithStatusSubresource(
 		&gwv1.GatewayClass{}, &gwv1.Gateway{}, &gwv1.ListenerSet{},
 		&gwv1.HTTPRoute{}, &gwv1.GRPCRoute{}, &gwv1.TLSRoute{}, &gwv1.TCPRoute{}, &gwv1.UDPRoute{},
@@ -128,10 +130,10 @@ func gatewayClass(name, ctrl string) *gwv1.GatewayClass {
 }
 
 func gateway(ns, name, class string, listeners ...gwv1.Listener) *gwv1.Gateway {
-	return &gwv1.Gateway{
+	return defaulttest.Must(&gwv1.Gateway{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Spec:       gwv1.GatewaySpec{GatewayClassName: gwv1.ObjectName(class), Listeners: listeners},
-	}
+	})
 }
 
 func httpRoute(ns, name string, parents []gwv1.ParentReference, backends ...gwv1.BackendObjectReference) *gwv1.HTTPRoute {
@@ -144,16 +146,24 @@ func httpRoute(ns, name string, parents []gwv1.ParentReference, backends ...gwv1
 	if refs != nil {
 		r.Spec.Rules = []gwv1.HTTPRouteRule{{BackendRefs: refs}}
 	}
-	return r
+	return defaulttest.Must(r)
 }
 
-// gwRef is a parentRef to a Gateway; ns "" leaves the namespace unset.
+// gwRef is a parentRef to a Gateway (see defaultedRef); ns "" leaves the
+// namespace unset.
 func gwRef(ns, name string) gwv1.ParentReference {
 	ref := gwv1.ParentReference{Name: gwv1.ObjectName(name)}
 	if ns != "" {
 		ref.Namespace = ptr(gwv1.Namespace(ns))
 	}
-	return ref
+	return defaultedRef(ref)
+}
+
+// defaultedRef is ref with the CRD defaults a route's parentRef gets (group
+// and kind), as the loader stores it and status echoes it.
+func defaultedRef(ref gwv1.ParentReference) gwv1.ParentReference {
+	r := &gwv1.HTTPRoute{Spec: gwv1.HTTPRouteSpec{CommonRouteSpec: gwv1.CommonRouteSpec{ParentRefs: []gwv1.ParentReference{ref}}}}
+	return defaulttest.Must(r).Spec.ParentRefs[0]
 }
 
 func svcRef(ns, name string) gwv1.BackendObjectReference {

@@ -14,13 +14,7 @@ import (
 // its slice holds the object. A reference to anything else is left to
 // Translate, which reports or assumes it.
 func (s *slice) addOther(e Env, ns string, ref gwv1.BackendObjectReference) {
-	id := translate.OtherObject{Name: string(ref.Name), Namespace: ns}
-	if ref.Group != nil {
-		id.Group = string(*ref.Group)
-	}
-	if ref.Kind != nil {
-		id.Kind = string(*ref.Kind)
-	}
+	id := translate.OtherObject{Group: string(deref(ref.Group)), Kind: string(deref(ref.Kind)), Name: string(ref.Name), Namespace: ns}
 	if ref.Namespace != nil && *ref.Namespace != "" {
 		id.Namespace = string(*ref.Namespace)
 	}

@@ -119,7 +119,7 @@ func (r *GatewayReconciler) gatherSecrets(ctx context.Context, s *slice) error {
 	gw := s.in.Gateways[0]
 	var keys []types.NamespacedName
 	add := func(fromNS string, ref gwv1.SecretObjectReference) {
-		if (ref.Group != nil && *ref.Group != "") || (ref.Kind != nil && *ref.Kind != "Secret") {
+		if deref(ref.Group) != "" || deref(ref.Kind) != "Secret" { // defaulted by the CRD
 			return
 		}
 		key := types.NamespacedName{Namespace: fromNS, Name: string(ref.Name)}

@@ -113,12 +113,10 @@ func routeBackends(k RouteKind) client.IndexerFunc {
 }
 
 // serviceRef returns the Service a backendRef names; ok is false for
-// backends of any other kind.
+// backends of any other kind. The CRD defaults group and kind to a core
+// Service's; the loader applies it.
 func serviceRef(ns string, ref gwv1.BackendObjectReference) (types.NamespacedName, bool) {
-	if ref.Group != nil && *ref.Group != "" {
-		return types.NamespacedName{}, false
-	}
-	if ref.Kind != nil && *ref.Kind != "" && *ref.Kind != "Service" {
+	if deref(ref.Group) != "" || deref(ref.Kind) != "Service" {
 		return types.NamespacedName{}, false
 	}
 	if ref.Namespace != nil && *ref.Namespace != "" {

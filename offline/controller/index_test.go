@@ -10,6 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/internal/defaulttest"
 )
 
 // extractor finds the index of the table for obj's type and field.
@@ -70,6 +72,7 @@ func TestIndexesExtract(t *testing.T) {
 
 	slice := &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web-abc", Labels: map[string]string{discoveryv1.LabelServiceName: "web"}}}
 	orphan := &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "orphan"}}
+	defaulttest.All(t, http, grpc, tcp, tls, udp, ls, lsOther, lsForeign)
 	policy := &gwv1.BackendTLSPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "p"}}
 	policy.Spec.TargetRefs = []gwv1.LocalPolicyTargetReferenceWithSectionName{
 		{LocalPolicyTargetReference: gwv1.LocalPolicyTargetReference{Kind: "Service", Name: "web"}},
@@ -83,7 +86,9 @@ func TestIndexesExtract(t *testing.T) {
 		field string
 		want  []string
 	}{
-		{"HTTPRoute by Gateway: defaults, dedup, no ListenerSets or foreign groups", http, FieldParentGateway, []string{"default/a", "default/c", "other/b"}},
+		// An explicit empty group is the core group: the CRD defaults only
+		// an unset one.
+		{"HTTPRoute by Gateway: defaults, dedup, no ListenerSets, foreign or core groups", http, FieldParentGateway, []string{"default/a", "other/b"}},
 		{"HTTPRoute by ListenerSet", http, FieldParentListenerSet, []string{"default/ls", "other/ls2"}},
 		{"HTTPRoute by Service: mirrors included, other kinds left out", http, FieldBackendService, []string{"default/ref-mirror", "default/rule-mirror", "default/web", "other/api"}},
 		{"GRPCRoute by Gateway", grpc, FieldParentGateway, []string{"default/a"}},

@@ -14,39 +14,33 @@ const (
 )
 
 // parentTarget returns the kind and key of the object a route's parentRef
-// names, applying the API defaults (group gateway.networking.k8s.io, kind
-// Gateway, the route's namespace). An empty group counts as Gateway API's,
-// as the index table's contract says. ok is false for parents outside the
-// Gateway API group, which gwsim never attaches to.
+// names (in the route's namespace when it names none). ok is false for
+// parents outside the Gateway API group, which gwsim never attaches to.
 func parentTarget(routeNS string, ref gwv1.ParentReference) (kind string, key types.NamespacedName, ok bool) {
 	return target(routeNS, ref.Group, ref.Kind, ref.Namespace, ref.Name)
 }
 
+// target is parentTarget for a reference's fields. The reconcilers, like
+// translate, read objects as a cluster stores them: the CRDs default a
+// parentRef's (and a status ancestorRef's) group and kind to a Gateway's,
+// and the loader (offline/load) or offline/defaulting applies it, so group
+// and kind are read as they are; nil reads as empty.
 func target(ns string, group *gwv1.Group, kind *gwv1.Kind, refNS *gwv1.Namespace, name gwv1.ObjectName) (string, types.NamespacedName, bool) {
-	if group != nil && *group != "" && *group != gwv1.GroupName {
+	if deref(group) != gwv1.GroupName {
 		return "", types.NamespacedName{}, false
-	}
-	k := kindGateway
-	if kind != nil && *kind != "" {
-		k = string(*kind)
 	}
 	if refNS != nil && *refNS != "" {
 		ns = string(*refNS)
 	}
-	return k, types.NamespacedName{Namespace: ns, Name: string(name)}, true
+	return string(deref(kind)), types.NamespacedName{Namespace: ns, Name: string(name)}, true
 }
 
-// parentKey renders a parentRef with its defaults applied, so that two refs
-// that mean the same parent compare equal however they were spelled.
+// parentKey renders a parentRef with the route's namespace filled in, so
+// that two refs that mean the same parent compare equal however they were
+// spelled (group and kind are the CRD's defaults when not written; see
+// target).
 func parentKey(routeNS string, ref gwv1.ParentReference) string {
-	group := gwv1.GroupName
-	if ref.Group != nil && *ref.Group != "" {
-		group = string(*ref.Group)
-	}
-	kind := kindGateway
-	if ref.Kind != nil && *ref.Kind != "" {
-		kind = string(*ref.Kind)
-	}
+	group, kind := deref(ref.Group), deref(ref.Kind)
 	ns := routeNS
 	if ref.Namespace != nil && *ref.Namespace != "" {
 		ns = string(*ref.Namespace)
@@ -60,4 +54,13 @@ func parentKey(routeNS string, ref gwv1.ParentReference) string {
 		port = fmt.Sprint(*ref.Port)
 	}
 	return fmt.Sprintf("%s/%s %s/%s section=%s port=%s", group, kind, ns, ref.Name, section, port)
+}
+
+// deref is *p, or the zero value when p is nil.
+func deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
 }

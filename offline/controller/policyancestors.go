@@ -102,18 +102,12 @@ func mergeAncestors(policyNS string, existing, computed []gwv1.PolicyAncestorSta
 }
 
 // compareAncestorRefs orders ancestorRefs by group, kind, namespace, name,
-// sectionName and port, defaults applied (a Gateway in the policy's
-// namespace). For Gateways of one group this is translate's order (by
-// namespace, then name).
+// sectionName and port, the namespace filled in (the policy's). For
+// Gateways of one group this is translate's order (by namespace, then
+// name).
 func compareAncestorRefs(policyNS string, a, b gwv1.ParentReference) int {
 	fields := func(r gwv1.ParentReference) []string {
-		group, kind := gwv1.GroupName, kindGateway
-		if r.Group != nil && *r.Group != "" {
-			group = string(*r.Group)
-		}
-		if r.Kind != nil && *r.Kind != "" {
-			kind = string(*r.Kind)
-		}
+		group, kind := string(deref(r.Group)), string(deref(r.Kind))
 		ns := policyNS
 		if r.Namespace != nil && *r.Namespace != "" {
 			ns = string(*r.Namespace)

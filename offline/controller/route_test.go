@@ -10,17 +10,19 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/internal/defaulttest"
 )
 
 func listenerSet(ns, name, gwNS, gw string) *gwv1.ListenerSet {
 	ls := &gwv1.ListenerSet{ObjectMeta: objMeta(ns, name)}
 	ls.Spec.ParentRef = gwv1.ParentGatewayReference{Name: gwv1.ObjectName(gw), Namespace: ptr(gwv1.Namespace(gwNS))}
-	return ls
+	return defaulttest.Must(ls)
 }
 
 func TestRouteReconcilerDropsStaleParents(t *testing.T) {
 	lsRef := func(name string) gwv1.ParentReference {
-		return gwv1.ParentReference{Kind: ptr(gwv1.Kind("ListenerSet")), Namespace: ptr(gwv1.Namespace("infra")), Name: gwv1.ObjectName(name)}
+		return defaultedRef(gwv1.ParentReference{Kind: ptr(gwv1.Kind("ListenerSet")), Namespace: ptr(gwv1.Namespace("infra")), Name: gwv1.ObjectName(name)})
 	}
 	live, foreign, gone := gwRef("infra", "live"), gwRef("infra", "foreign"), gwRef("infra", "gone")
 	removed := gwRef("infra", "live")

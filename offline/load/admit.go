@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kfield "k8s.io/apimachinery/pkg/util/validation/field"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	kjson "sigs.k8s.io/json"
 
 	"github.com/gwsim/gwsim/offline/validate"
@@ -40,6 +41,19 @@ func newAdmission(channel validate.Channel, skip bool) *admission {
 	return a
 }
 
+// defaults is the CRD set that defaults objects under --validate=false.
+// Nothing is pruned or rejected then, so an object may hold fields of the
+// experimental channel, or be of a version only it serves, with the
+// standard one chosen: the experimental CRDs default those too, and every
+// field the standard ones default to the same value, so that translate
+// never meets a field the CRDs default left unset.
+func (a *admission) defaults() *validate.Validator {
+	if a.experimental != nil {
+		return a.experimental
+	}
+	return a.channel
+}
+
 // origin is where a JSON value being decoded sits: its document, and for
 // an item of a List, the path of the item in it (`items[2].`).
 type origin struct {
@@ -59,7 +73,14 @@ func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.Objec
 	}
 	restore := setNamespace(obj, ref.Namespace)
 	if !a.validate {
-		a.channel.Default(gvk, obj)
+		d := a.defaults()
+		if !d.Serves(gvk) && gvk.Group == gwv1.GroupName {
+			// A version no CRD has any more (GRPCRoute v1alpha2), which
+			// nothing rejects here: its Go type is v1's, which toV1
+			// turns it into, so v1's defaults are the ones it gets.
+			gvk.Version = gwv1.GroupVersion.Version
+		}
+		d.Default(gvk, obj)
 		restore()
 		return marshalAdmitted(obj, gvk), true
 	}

@@ -65,8 +65,10 @@ type Options struct {
 	// --channel); empty means validate.Standard.
 	Channel validate.Channel
 	// NoValidation turns off admission (--validate=false): nothing is
-	// pruned or rejected, but the CRD defaults are still applied, so that
-	// the objects look the same to the rest of gwsim either way.
+	// pruned or rejected, but the CRD defaults are still applied (the
+	// experimental channel's, which cover whatever an unpruned object may
+	// hold), so that the objects look the same to the rest of gwsim either
+	// way.
 	NoValidation bool
 	// Limits bound what is read; zero fields take the defaults.
 	Limits Limits

@@ -37,9 +37,11 @@ type backendRef struct {
 	port int32
 }
 
+// newBackendRef names what b refers to. The CRD defaults a backendRef's
+// kind to Service; the loader applies it.
 func newBackendRef(routeNS string, b gwv1.BackendRef) backendRef {
 	out := backendRef{ref: diag.ObjectRef{
-		Kind:      cmp.Or(deref(b.Kind), "Service"),
+		Kind:      string(deref(b.Kind)),
 		Namespace: cmp.Or(deref(b.Namespace), routeNS),
 		Name:      string(b.Name),
 	}}

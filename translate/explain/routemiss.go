@@ -70,15 +70,16 @@ func (w *world) routeMiss(s *scene, r *route, i int) (NearMiss, bool) {
 }
 
 // resolveParent finds the Gateway a parentRef names, directly or through a
-// ListenerSet. ok is false for parent kinds gwsim does not simulate.
+// ListenerSet. ok is false for parent kinds gwsim does not simulate. The
+// CRD defaults group and kind to a Gateway's; the loader applies it.
 func (w *world) resolveParent(r *route, ref gwv1.ParentReference) (parent, bool) {
-	if deref(ref.Group) != "" && deref(ref.Group) != gwv1.GroupName {
+	if deref(ref.Group) != gwv1.GroupName {
 		return parent{}, false
 	}
 	ns := cmp.Or(deref(ref.Namespace), r.ref.Namespace)
 	key := types.NamespacedName{Namespace: ns, Name: string(ref.Name)}
 	var p parent
-	switch cmp.Or(deref(ref.Kind), "Gateway") {
+	switch deref(ref.Kind) {
 	case "Gateway":
 		p.gateway = key.String()
 	case "ListenerSet":
@@ -108,13 +109,13 @@ func gatewayKey(name string) types.NamespacedName {
 }
 
 // parentStatus finds the status the controller wrote for a parentRef; the
-// status echoes the parentRef with group and kind defaulted.
+// status echoes the parentRef as stored.
 func (w *world) parentStatus(r *route, ref gwv1.ParentReference) *gwv1.RouteParentStatus {
 	for i, ps := range w.in.Status.Routes[r.ref] {
 		pr := ps.ParentRef
 		if pr.Name == ref.Name &&
 			cmp.Or(deref(pr.Namespace), r.ref.Namespace) == cmp.Or(deref(ref.Namespace), r.ref.Namespace) &&
-			cmp.Or(deref(pr.Kind), "Gateway") == cmp.Or(deref(ref.Kind), "Gateway") &&
+			deref(pr.Kind) == deref(ref.Kind) &&
 			deref(pr.SectionName) == deref(ref.SectionName) &&
 			((pr.Port == nil && ref.Port == nil) || (pr.Port != nil && ref.Port != nil && *pr.Port == *ref.Port)) {
 			return &w.in.Status.Routes[r.ref][i]

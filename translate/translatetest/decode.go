@@ -14,6 +14,7 @@ import (
 	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gwsim/gwsim/internal/defaulttest"
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -45,8 +46,9 @@ var clusterScoped = map[string]bool{"GatewayClass": true, "Namespace": true}
 // objects of an Input. Namespaced objects without a namespace are put in
 // "default", as the loader does, and each object's source is file at the
 // document's number (1, 2, ...), so that tests can check the sources a
-// result names. A document of a kind Input does not hold fails the test.
-// The objects are also returned in document order.
+// result names. Gateway API objects get their CRD defaults, as the loader
+// gives them (internal/defaulttest). A document of a kind Input does not
+// hold fails the test. The objects are also returned in document order.
 func Decode(t testing.TB, file, docs string) (translate.Input, []client.Object) {
 	t.Helper()
 	in := translate.Input{Sources: diag.Sources{}}
@@ -67,6 +69,7 @@ func Decode(t testing.TB, file, docs string) (translate.Input, []client.Object) 
 		if obj.GetNamespace() == "" && !clusterScoped[meta.Kind] {
 			obj.SetNamespace("default")
 		}
+		defaulttest.Default(t, obj)
 		in.Add(obj)
 		objs = append(objs, obj)
 		in.Sources[diag.ObjectRef{Kind: meta.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}] = diag.Source{File: file, Line: i + 1}
