@@ -48,3 +48,21 @@ func TestDefaultsWithoutValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestOlderVersionsDefaulted: an object of an older version the channel
+// serves is defaulted by that version's own schema before it becomes v1.
+func TestOlderVersionsDefaulted(t *testing.T) {
+	manifest := "apiVersion: gateway.networking.k8s.io/v1beta1\nkind: HTTPRoute\nmetadata: {name: r}\nspec:\n  parentRefs: [{name: gw}]\n"
+	res := Load(Options{Paths: []string{"-"}, Stdin: strings.NewReader(manifest)})
+	if len(res.Errors) > 0 || len(res.Findings) > 0 || len(res.Objects) != 1 {
+		t.Fatalf("Load: %d objects, errors %v, findings %v; want 1 object", len(res.Objects), res.Errors, res.Findings)
+	}
+	r := res.Objects[0].(*gwv1.HTTPRoute)
+	if p := r.Spec.ParentRefs[0]; p.Group == nil || *p.Group != gwv1.GroupName || p.Kind == nil || *p.Kind != "Gateway" {
+		t.Errorf("parentRef = %+v, want group and kind defaulted", p)
+	}
+	if len(r.Spec.Rules) != 1 || len(r.Spec.Rules[0].Matches) != 1 || r.Spec.Rules[0].Matches[0].Path == nil ||
+		*r.Spec.Rules[0].Matches[0].Path.Value != "/" {
+		t.Errorf("rules = %+v, want the CRD's one PathPrefix / rule", r.Spec.Rules)
+	}
+}

@@ -184,8 +184,9 @@ func TestCompareStatus(t *testing.T) {
 	}
 	route := diag.ObjectRef{Kind: "HTTPRoute", Namespace: "shop", Name: "cart"}
 	parents := func(refs metav1.Condition) []gwv1.RouteParentStatus {
-		ns := gwv1.Namespace("infra")
-		return []gwv1.RouteParentStatus{{ParentRef: gwv1.ParentReference{Name: "edge", Namespace: &ns},
+		// As translate echoes a stored parentRef: group and kind defaulted.
+		ns, group, kind := gwv1.Namespace("infra"), gwv1.Group(gwv1.GroupName), gwv1.Kind("Gateway")
+		return []gwv1.RouteParentStatus{{ParentRef: gwv1.ParentReference{Group: &group, Kind: &kind, Name: "edge", Namespace: &ns},
 			Conditions: []metav1.Condition{cond("Accepted", "True", "Accepted"), refs}}}
 	}
 	gw := types.NamespacedName{Namespace: "infra", Name: "edge"}

@@ -108,9 +108,10 @@ func ref(kind string, k types.NamespacedName) diag.ObjectRef {
 
 // parentString renders a parentRef as `Gateway ns/name`, with
 // `/section` and `:port` when it names them; the namespace defaults to
-// the referring object's.
+// the referring object's. The kind is there: status echoes the parentRef
+// as stored, and the CRD defaults it to Gateway.
 func parentString(p gwv1.ParentReference, ns string) string {
-	kind := "Gateway"
+	var kind string
 	if p.Kind != nil {
 		kind = string(*p.Kind)
 	}

@@ -19,9 +19,9 @@ type route struct {
 	parentRefs []gwv1.ParentReference
 	hostnames  []string
 	ruleNames  []string
-	// matches are an HTTPRoute's matches, rule by rule, with the spec's
-	// defaults applied: what a route that is not attached would match if it
-	// were. nil for GRPCRoutes, whose conversion lives in translate alone.
+	// matches are an HTTPRoute's matches, rule by rule, as
+	// translate.HTTPMatches converts them: what a route that is not
+	// attached would match if it were. nil for GRPCRoutes, whose conversion lives in translate alone.
 	matches [][]ir.Match
 	// grpc are a GRPCRoute's service and method names, rule by rule and
 	// match by match, which its precedence ranks by.
