@@ -21,8 +21,10 @@ func TestWatcherRequeues(t *testing.T) {
 	gwRef := func(name string) diag.ObjectRef { return diag.ObjectRef{Kind: "Gateway", Namespace: "ns", Name: name} }
 	routeRef := diag.ObjectRef{Kind: "HTTPRoute", Namespace: "ns", Name: "r"}
 	policyRef := diag.ObjectRef{Kind: "BackendTLSPolicy", Namespace: "ns", Name: "p"}
+	// An entry as translate writes it: group and kind spelled out.
+	group, kind := gwv1.Group(gwv1.GroupName), gwv1.Kind("Gateway")
 	ancestor := func(gw string) gwv1.PolicyAncestorStatus {
-		return gwv1.PolicyAncestorStatus{AncestorRef: gwv1.ParentReference{Name: gwv1.ObjectName(gw)}, ControllerName: ours}
+		return gwv1.PolicyAncestorStatus{AncestorRef: gwv1.ParentReference{Group: &group, Kind: &kind, Name: gwv1.ObjectName(gw)}, ControllerName: ours}
 	}
 	for _, tc := range []struct {
 		name    string

@@ -37,16 +37,10 @@ func backendKinds() []backendKind {
 }
 
 // names reports whether a reference to group/kind names an object of k.
-// An empty kind is a Service, as the CRDs default it.
+// The CRDs default a backendRef's group and kind to a core Service's; the
+// loader applies it.
 func (k backendKind) names(group *gwv1.Group, kind *gwv1.Kind) bool {
-	g, kd := "", "Service"
-	if group != nil {
-		g = string(*group)
-	}
-	if kind != nil && *kind != "" {
-		kd = string(*kind)
-	}
-	return g == k.group && kd == k.kind
+	return string(deref(group)) == k.group && string(deref(kind)) == k.kind
 }
 
 // gatherBackends gets the Services and ServiceImports the listed routes
