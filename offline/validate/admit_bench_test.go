@@ -101,7 +101,7 @@ func BenchmarkAdmitHTTPRouteStages(b *testing.B) {
 	})
 	b.Run("meta", func(b *testing.B) {
 		benchmarkCopies(b, admitted, func(obj map[string]any) {
-			if errs := c.validateMeta(obj); len(errs) > 0 {
+			if errs := c.validateMeta(obj, true); len(errs) > 0 {
 				b.Fatal(errs)
 			}
 		})

@@ -26,6 +26,8 @@ type compiled struct {
 	fastOnce sync.Once
 	// walk is the schema compiled for the fast admission walk.
 	walk *fastNode
+	// defaults is the schema reduced to its defaults, for Default.
+	defaults *defaultNode
 }
 
 // compileVersion builds version's validators from crd, as the API server's
@@ -59,7 +61,8 @@ func compileVersion(crd *apiextensionsv1.CustomResourceDefinition, version strin
 	if err != nil {
 		return nil, false, fmt.Errorf("bug: schema validator of CRD %s version %s: %w", crd.Name, version, err)
 	}
-	c := &compiled{structural: s, schemaValidator: sv, namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped, walk: compileFast(s, openapi)}
+	c := &compiled{structural: s, schemaValidator: sv, namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
+		walk: compileFast(s, openapi), defaults: compileDefaults(s)}
 	// The API server compiles every rule when it starts serving the CRD and
 	// keeps the programs; gwsim compiles them on first need (libCEL).
 	c.cel = newLibCEL(s)

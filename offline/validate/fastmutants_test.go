@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"slices"
 	"strings"
 )
@@ -101,17 +100,8 @@ var mutations = []mutation{
 
 // mutants returns, for each kind, each field path shape (indexes
 // dropped) and each mutation not in seen yet, the first object of objs
-// mutated there, and adds them to seen. To keep `make test` within
-// seconds it keeps every fourth of them (every fortieth with short, which
-// the race run uses); GWSIM_ALL_MUTANTS=1 keeps all.
-func mutants(objs []corpusObject, seen map[string]bool, short bool) []corpusObject {
-	stride := 4
-	switch {
-	case os.Getenv("GWSIM_ALL_MUTANTS") != "":
-		stride = 1
-	case short:
-		stride = 40
-	}
+// mutated there, and adds them to seen; of those it keeps one in stride.
+func mutants(objs []corpusObject, seen map[string]bool, stride int) []corpusObject {
 	var out []corpusObject
 	n := 0
 	for _, o := range objs {

@@ -10,8 +10,8 @@ import (
 	kjson "sigs.k8s.io/json"
 )
 
-// FuzzFastAdmit compares the fast admission path with the library on
-// arbitrary objects: kind picks the kind and version (among those of the
+// FuzzFastAdmit compares the fast admission path, and the fast defaulting
+// of --validate=false, with the library on arbitrary objects: kind picks the kind and version (among those of the
 // seeds) and the channel, data is the object's JSON. Seeded with the
 // golden inputs and a generated set.
 func FuzzFastAdmit(f *testing.F) {
@@ -52,6 +52,7 @@ func FuzzFastAdmit(f *testing.F) {
 		if err != nil {
 			return
 		}
+		compareDefaults(t, c, obj, gvk.Kind)
 		compareAdmission(t, c, obj, gvk.Kind, nil)
 	})
 }

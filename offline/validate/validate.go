@@ -99,10 +99,12 @@ func (v *Validator) Admit(gvk schema.GroupVersionKind, obj map[string]any) (Resu
 // Default applies gvk's structural defaults to obj in place, without
 // pruning or validation, for --validate=false: the objects still look as
 // a cluster would store them. Kinds and versions the channel does not serve
-// are left alone.
+// are left alone. It does what the library's structuraldefaulting.Default
+// does, visiting only the parts of the schema that hold defaults
+// (fastdefault.go).
 func (v *Validator) Default(gvk schema.GroupVersionKind, obj map[string]any) {
 	if c, err := v.compiled(gvk); err == nil {
-		structuraldefaulting.Default(obj, c.structural)
+		applyDefaults(obj, c.defaults)
 	}
 }
 
@@ -210,14 +212,14 @@ func (c *compiled) admitWith(obj map[string]any, fast bool) Result {
 
 // validate is the API server's create validation of a custom resource:
 // metadata, schema, embedded resources, list types, and the CEL rules when
-// nothing before blocks them. schemaChecked says that the fast walk has
-// proved the schema, embedded-resource and list-type checks pass (the
-// walk has no embedded resources), so that only their result, none, is
-// known without running them.
-func (c *compiled) validate(obj map[string]any, schemaChecked bool) field.ErrorList {
+// nothing before blocks them. fast says that the fast walk admitted obj:
+// it has proved that the schema, embedded-resource and list-type checks
+// pass (the walk declines embedded resources), so their result, none, is
+// known without running them, and metadata is read the fast way.
+func (c *compiled) validate(obj map[string]any, fast bool) field.ErrorList {
 	var errs field.ErrorList
-	errs = append(errs, c.validateMeta(obj)...)
-	if !schemaChecked {
+	errs = append(errs, c.validateMeta(obj, fast)...)
+	if !fast {
 		errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj, c.schemaValidator)...)
 		errs = append(errs, schemaobjectmeta.Validate(context.TODO(), nil, obj, c.structural, false)...)
 		errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, c.structural, obj)...)
@@ -240,8 +242,12 @@ func (c *compiled) validate(obj map[string]any, schemaChecked bool) field.ErrorL
 
 // validateMeta checks metadata as the API server does for every custom
 // resource: DNS-subdomain names, label and annotation syntax.
-func (c *compiled) validateMeta(obj map[string]any) field.ErrorList {
-	meta, found, err := schemaobjectmeta.GetObjectMeta(obj, false)
+func (c *compiled) validateMeta(obj map[string]any, fast bool) field.ErrorList {
+	read := schemaobjectmeta.GetObjectMeta
+	if fast {
+		read = func(obj map[string]any, _ bool) (*metav1.ObjectMeta, bool, error) { return objectMeta(obj) }
+	}
+	meta, found, err := read(obj, false)
 	if err != nil {
 		return field.ErrorList{field.Invalid(field.NewPath("metadata"), nil, err.Error())}
 	}
