@@ -54,7 +54,7 @@ func schemaSteps(c *compiled, obj map[string]any) field.ErrorList {
 	structuralpruning.PruneWithOptions(obj, c.structural, true, structuralschema.UnknownFieldPathOptions{})
 	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, c.structural)
 	structuraldefaulting.Default(obj, c.structural)
-	errs := c.validateMeta(obj)
+	errs := c.validateMeta(obj, false)
 	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj, c.schemaValidator)...)
 	errs = append(errs, schemaobjectmeta.Validate(context.TODO(), nil, obj, c.structural, false)...)
 	return append(errs, structurallisttype.ValidateListSetsAndMaps(nil, c.structural, obj)...)

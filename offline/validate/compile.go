@@ -24,6 +24,10 @@ type compiled struct {
 	// fast is the memoised CEL checker (celfast.go), built on first use.
 	fast     *celFast
 	fastOnce sync.Once
+	// walk is the schema compiled for the fast admission walk.
+	walk *fastNode
+	// defaults is the schema reduced to its defaults, for Default.
+	defaults *defaultNode
 }
 
 // compileVersion builds version's validators from crd, as the API server's
@@ -53,11 +57,12 @@ func compileVersion(crd *apiextensionsv1.CustomResourceDefinition, version strin
 	if err := structuraldefaulting.PruneDefaults(s); err != nil {
 		return nil, false, fmt.Errorf("bug: pruning the defaults of CRD %s version %s: %w", crd.Name, version, err)
 	}
-	sv, _, err := apiservervalidation.NewSchemaValidator(internal.OpenAPIV3Schema)
+	sv, openapi, err := apiservervalidation.NewSchemaValidator(internal.OpenAPIV3Schema)
 	if err != nil {
 		return nil, false, fmt.Errorf("bug: schema validator of CRD %s version %s: %w", crd.Name, version, err)
 	}
-	c := &compiled{structural: s, schemaValidator: sv, namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped}
+	c := &compiled{structural: s, schemaValidator: sv, namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
+		walk: compileFast(s, openapi), defaults: compileDefaults(s)}
 	// The API server compiles every rule when it starts serving the CRD and
 	// keeps the programs; gwsim compiles them on first need (libCEL).
 	c.cel = newLibCEL(s)

@@ -12,6 +12,7 @@ import (
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	metavalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
@@ -98,10 +99,12 @@ func (v *Validator) Admit(gvk schema.GroupVersionKind, obj map[string]any) (Resu
 // Default applies gvk's structural defaults to obj in place, without
 // pruning or validation, for --validate=false: the objects still look as
 // a cluster would store them. Kinds and versions the channel does not serve
-// are left alone.
+// are left alone. It does what the library's structuraldefaulting.Default
+// does, visiting only the parts of the schema that hold defaults
+// (fastdefault.go).
 func (v *Validator) Default(gvk schema.GroupVersionKind, obj map[string]any) {
 	if c, err := v.compiled(gvk); err == nil {
-		structuraldefaulting.Default(obj, c.structural)
+		applyDefaults(obj, c.defaults)
 	}
 }
 
@@ -171,7 +174,22 @@ func (v *Validator) compiled(gvk schema.GroupVersionKind) (*compiled, error) {
 // validate. Status is set aside while this runs, since create drops it
 // (every Gateway API kind has a status subresource), and put back after,
 // so that gwsim's callers see the input's status unchanged.
+//
+// The fast walk (fastwalk.go) does the pruning, defaulting and schema
+// checks of an object it can prove valid; any other object goes through
+// the library, which then gives the errors. Either way the result is the
+// library's (TestFastAdmitMatchesLibrary).
 func (c *compiled) admit(obj map[string]any) Result {
+	return c.admitWith(obj, true)
+}
+
+// admitLibrary is admit through the library alone: the reference the fast
+// walk is tested and benchmarked against.
+func (c *compiled) admitLibrary(obj map[string]any) Result {
+	return c.admitWith(obj, false)
+}
+
+func (c *compiled) admitWith(obj map[string]any, fast bool) Result {
 	status, hasStatus := obj["status"]
 	delete(obj, "status")
 	defer func() {
@@ -179,23 +197,33 @@ func (c *compiled) admit(obj map[string]any) Result {
 			obj["status"] = status
 		}
 	}()
+	if fast {
+		if pruned, _, ok := fastWalk(c.walk, obj); ok {
+			return Result{Pruned: pruned, Errors: c.validate(obj, true)}
+		}
+	}
 	var res Result
 	res.Pruned = structuralpruning.PruneWithOptions(obj, c.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
 	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, c.structural)
 	structuraldefaulting.Default(obj, c.structural)
-	res.Errors = c.validate(obj)
+	res.Errors = c.validate(obj, false)
 	return res
 }
 
 // validate is the API server's create validation of a custom resource:
 // metadata, schema, embedded resources, list types, and the CEL rules when
-// nothing before blocks them.
-func (c *compiled) validate(obj map[string]any) field.ErrorList {
+// nothing before blocks them. fast says that the fast walk admitted obj:
+// it has proved that the schema, embedded-resource and list-type checks
+// pass (the walk declines embedded resources), so their result, none, is
+// known without running them, and metadata is read the fast way.
+func (c *compiled) validate(obj map[string]any, fast bool) field.ErrorList {
 	var errs field.ErrorList
-	errs = append(errs, c.validateMeta(obj)...)
-	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj, c.schemaValidator)...)
-	errs = append(errs, schemaobjectmeta.Validate(context.TODO(), nil, obj, c.structural, false)...)
-	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, c.structural, obj)...)
+	errs = append(errs, c.validateMeta(obj, fast)...)
+	if !fast {
+		errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj, c.schemaValidator)...)
+		errs = append(errs, schemaobjectmeta.Validate(context.TODO(), nil, obj, c.structural, false)...)
+		errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, c.structural, obj)...)
+	}
 	if c.cel == nil {
 		return errs
 	}
@@ -205,7 +233,9 @@ func (c *compiled) validate(obj map[string]any) field.ErrorList {
 	// celFast says yes only when the library's validator would find no
 	// error (celfast.go); otherwise the library runs and its errors are
 	// the ones reported.
-	if len(errs) == 0 && c.celFast().passes(obj) {
+	// The library path (fast false) stays the plain library: it is the
+	// reference of the differential tests and the benchmarks' baseline.
+	if fast && len(errs) == 0 && c.celFast().passes(obj) {
 		return errs
 	}
 	celErrs, _ := c.cel.Validate(context.TODO(), nil, c.structural, obj, nil, celconfig.RuntimeCELCostBudget)
@@ -214,10 +244,19 @@ func (c *compiled) validate(obj map[string]any) field.ErrorList {
 
 // validateMeta checks metadata as the API server does for every custom
 // resource: DNS-subdomain names, label and annotation syntax.
-func (c *compiled) validateMeta(obj map[string]any) field.ErrorList {
-	meta, _, err := schemaobjectmeta.GetObjectMeta(obj, false)
+func (c *compiled) validateMeta(obj map[string]any, fast bool) field.ErrorList {
+	read := schemaobjectmeta.GetObjectMeta
+	if fast {
+		read = func(obj map[string]any, _ bool) (*metav1.ObjectMeta, bool, error) { return objectMeta(obj) }
+	}
+	meta, found, err := read(obj, false)
 	if err != nil {
 		return field.ErrorList{field.Invalid(field.NewPath("metadata"), nil, err.Error())}
+	}
+	if !found {
+		// The loader never sends an object without metadata; the
+		// differential test's mutants do.
+		meta = &metav1.ObjectMeta{}
 	}
 	return metavalidation.ValidateObjectMeta(meta, c.namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 }
