@@ -84,3 +84,21 @@ func GatewayAPIDir() (string, error) {
 	}
 	return mod.Dir, nil
 }
+
+// EachYAMLFile calls fn with the path and contents of every .yaml and .yml
+// file under dir, in lexical order, and stops at the first error.
+func EachYAMLFile(dir string, fn func(path string, data []byte) error) error {
+	return filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if ext := filepath.Ext(path); ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return fn(path, data)
+	})
+}

@@ -2,7 +2,6 @@ package validate
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -196,17 +195,7 @@ func synthObjects(t testing.TB) []corpusObject {
 func treeObjects(t testing.TB, dir string, transform func([]byte) []byte) []corpusObject {
 	t.Helper()
 	var objs []corpusObject
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		if ext := filepath.Ext(path); ext != ".yaml" && ext != ".yml" {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
+	err := corpus.EachYAMLFile(dir, func(path string, data []byte) error {
 		if transform != nil {
 			data = transform(data)
 		}

@@ -2,7 +2,6 @@ package yamljson
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -76,17 +75,7 @@ func checkDifferential(t testing.TB, doc []byte) bool {
 func treeDocs(t *testing.T, dir string) [][]byte {
 	t.Helper()
 	var docs [][]byte
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		if ext := filepath.Ext(path); ext != ".yaml" && ext != ".yml" {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
+	err := corpus.EachYAMLFile(dir, func(_ string, data []byte) error {
 		docs = append(docs, splitDocs(data)...)
 		return nil
 	})
