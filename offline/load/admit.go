@@ -62,14 +62,15 @@ type origin struct {
 }
 
 // admit runs one Gateway API object through the API server's create path
-// and returns the JSON to decode: pruned and defaulted. ok is false when
-// the API server would reject the object; out then holds the reasons, as
-// error findings at the line of each offending field.
-func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.ObjectRef, src diag.Source, at origin, out *decoded) ([]byte, bool) {
+// and returns the object to decode, pruned and defaulted, as decoded JSON
+// (nil when js is not a JSON object after all: the typed decoder then
+// says why). ok is false when the API server would reject the object; out
+// then holds the reasons, as error findings at the line of each offending
+// field.
+func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.ObjectRef, src diag.Source, at origin, out *decoded) (map[string]any, bool) {
 	var obj map[string]any
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &obj); err != nil {
-		// Not an object after all; the typed decoder says why.
-		return js, true
+		return nil, true
 	}
 	restore := setNamespace(obj, ref.Namespace)
 	if !a.validate {
@@ -82,7 +83,7 @@ func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.Objec
 		}
 		d.Default(gvk, obj)
 		restore()
-		return marshalAdmitted(obj, gvk), true
+		return obj, true
 	}
 	res, err := a.channel.Admit(gvk, obj)
 	var notServed *validate.NotServedError
@@ -114,7 +115,7 @@ func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.Objec
 	// pruned too).
 	out.findings = append(out.findings, a.prunedFindings(gvk, res.Pruned, ref, src, at)...)
 	restore()
-	return marshalAdmitted(obj, gvk), true
+	return obj, true
 }
 
 // hasTypeError reports whether the schema found a value of the wrong JSON

@@ -10,6 +10,7 @@ import (
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gwsim/gwsim/offline/load/typed"
 	"github.com/gwsim/gwsim/offline/load/yamljson"
 	"github.com/gwsim/gwsim/offline/scheme"
 	"github.com/gwsim/gwsim/offline/validate"
@@ -26,6 +27,10 @@ type decoder struct {
 	// admission admits Gateway API objects as the API server would, before
 	// they are decoded into their Go types.
 	admission *admission
+	// typed decodes admitted objects into their Go types without encoding
+	// them to JSON again; nil decodes them the library's way only (the
+	// reference of the differential tests).
+	typed *typed.Decoder
 }
 
 func newDecoder(namespace string, limits Limits, adm *admission) *decoder {
@@ -33,7 +38,7 @@ func newDecoder(namespace string, limits Limits, adm *admission) *decoder {
 	if namespace == "" {
 		namespace = "default"
 	}
-	return &decoder{scheme: s, namespace: namespace, limits: limits.withDefaults(), admission: adm}
+	return &decoder{scheme: s, namespace: namespace, limits: limits.withDefaults(), admission: adm, typed: &typed.Decoder{}}
 }
 
 // decoded is what one document yields.
@@ -186,26 +191,16 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 		out.findings = append(out.findings, missingField(src, ref, "metadata.name"))
 		return
 	}
+	var admitted map[string]any
 	if d.admission != nil && validate.Handles(gvk.GroupKind()) && !h.badMetadata {
-		admitted, ok := d.admission.admit(js, gvk, ref, src, at, out)
-		if !ok {
+		var ok bool
+		if admitted, ok = d.admission.admit(js, gvk, ref, src, at, out); !ok {
 			return
 		}
-		js = admitted
 	}
-	// This is what apimachinery's strict JSON serializer does for an object
-	// whose kind is known and registered, without its second scan for
-	// apiVersion and kind: value has already read them and checked that
-	// both are present and parse, and obj is new from the scheme for gvk.
-	strictErrs, err := kjson.UnmarshalStrict(js, obj)
-	if err != nil {
-		out.errors = append(out.errors, decodeError(js, err, src, ref, at))
+	obj, ok := d.decodeTyped(js, admitted, gvk, obj, ref, src, out, at)
+	if !ok {
 		return
-	}
-	// The serializer would wrap strictErrs in a StrictDecodingError, whose
-	// Errors() returns them unchanged.
-	for _, e := range strictErrs {
-		out.findings = append(out.findings, strictFinding(src, ref, e.Error()))
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
 	obj, lost := toV1(obj)
@@ -228,6 +223,42 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 	}
 	mergeStringData(obj)
 	out.objects = append(out.objects, loaded{obj: obj, ref: ref, src: src})
+}
+
+// decodeTyped decodes an object into obj, new from the scheme for gvk: from
+// admitted, the admitted object, when there is one, else from js. This is
+// what apimachinery's strict JSON serializer does for an object whose kind
+// is known and registered, without its second scan for apiVersion and
+// kind: value has already read them and checked that both are present and
+// parse. An admitted object is decoded as its JSON encoding would be.
+// Package typed decodes what it can prove it decodes exactly as
+// sigs.k8s.io/json.UnmarshalStrict (most objects); the library decodes
+// the rest, and gives the warnings and errors. ok is false when the
+// object does not decode (out then holds the error).
+func (d *decoder) decodeTyped(js []byte, admitted map[string]any, gvk schema.GroupVersionKind, obj client.Object, ref diag.ObjectRef, src diag.Source, out *decoded, at origin) (client.Object, bool) {
+	switch {
+	case d.typed == nil:
+	case admitted != nil && d.typed.FromMap(admitted, obj):
+		return obj, true
+	case admitted == nil && d.typed.FromJSON(js, obj):
+		return obj, true
+	default:
+		obj = d.newObject(gvk)
+	}
+	if admitted != nil {
+		js = marshalAdmitted(admitted, gvk)
+	}
+	strictErrs, err := kjson.UnmarshalStrict(js, obj)
+	if err != nil {
+		out.errors = append(out.errors, decodeError(js, err, src, ref, at))
+		return nil, false
+	}
+	// The serializer would wrap strictErrs in a StrictDecodingError, whose
+	// Errors() returns them unchanged.
+	for _, e := range strictErrs {
+		out.findings = append(out.findings, strictFinding(src, ref, e.Error()))
+	}
+	return obj, true
 }
 
 // otherObjects records an object of a kind gwsim does not decode, so that

@@ -104,8 +104,13 @@ type Result struct {
 // Load reads opts.Paths in order and decodes every document. It never stops
 // early: each problem becomes a finding and the rest is still loaded.
 func Load(opts Options) Result {
+	return load(opts, newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation)))
+}
+
+// load is Load with the decoder given, for the differential tests.
+func load(opts Options, d *decoder) Result {
 	files, errs := expand(opts.Paths, opts.Recursive, opts.Exclude)
-	docs, readProblems := decodeAll(files, opts.Stdin, newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation)))
+	docs, readProblems := decodeAll(files, opts.Stdin, d)
 	var all []loaded
 	var findings []diag.Finding
 	for _, p := range readProblems {

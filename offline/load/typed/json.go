@@ -1,0 +1,273 @@
+package typed
+
+import (
+	"bytes"
+	"reflect"
+	"strconv"
+	"unicode/utf8"
+)
+
+// FromJSON fills into (a pointer to a new, zero object) from js, one JSON
+// value. It returns true when into is now exactly what
+// sigs.k8s.io/json.UnmarshalStrict(js, into) makes of it, with no error
+// and no strict error. Besides what FromMap declines, it declines strings
+// with escapes and numbers with a fraction or an exponent (the library
+// decodes those by rules FromJSON does not repeat), and any duplicate key
+// or syntax error. On false, into is in an unspecified state.
+func (d *Decoder) FromJSON(js []byte, into any) bool {
+	v := reflect.ValueOf(into)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return false
+	}
+	r := reader{data: js}
+	if !r.value(d, d.planFor(v.Type().Elem()), v.Elem()) {
+		return false
+	}
+	r.space()
+	return r.pos == len(r.data)
+}
+
+// reader reads JSON from data at pos, decoding it as it goes.
+type reader struct {
+	data []byte
+	pos  int
+}
+
+func (r *reader) space() {
+	for r.pos < len(r.data) {
+		switch r.data[r.pos] {
+		case ' ', '\t', '\n', '\r':
+			r.pos++
+		default:
+			return
+		}
+	}
+}
+
+// next skips space and returns the next byte, 0 at the end.
+func (r *reader) next() byte {
+	r.space()
+	if r.pos >= len(r.data) {
+		return 0
+	}
+	return r.data[r.pos]
+}
+
+// literal consumes word (true, false, null) if it comes next.
+func (r *reader) literal(word string) bool {
+	if !bytes.HasPrefix(r.data[r.pos:], []byte(word)) {
+		return false
+	}
+	r.pos += len(word)
+	return true
+}
+
+// value reads one JSON value into v, whose plan is p.
+func (r *reader) value(d *Decoder, p *plan, v reflect.Value) bool {
+	switch c := r.next(); {
+	case c == 'n':
+		return r.literal("null") && null(p, v)
+	case p.kind == pointerKind:
+		if v.IsNil() {
+			v.Set(reflect.New(p.typ.Elem()))
+		}
+		return r.value(d, p.elem, v.Elem())
+	case c == '{':
+		return r.object(d, p, v)
+	case c == '[':
+		return p.kind == sliceKind && r.array(d, p, v)
+	case c == '"':
+		s, ok := r.str()
+		return ok && setString(p, v, s)
+	case c == 't' || c == 'f':
+		b := c == 't'
+		ok := r.literal("true") || r.literal("false")
+		if !ok || p.kind != boolKind {
+			return false
+		}
+		v.SetBool(b)
+		return true
+	case c == '-' || c >= '0' && c <= '9':
+		n, ok := r.integer()
+		return ok && setInt(p, v, n)
+	}
+	return false
+}
+
+// setString decodes a string (valid UTF-8, no escapes) into v.
+func setString(p *plan, v reflect.Value, s string) bool {
+	switch p.kind {
+	case stringKind:
+		v.SetString(s)
+		return true
+	case bytesKind:
+		return setBytes(v, s)
+	case intOrStringKind:
+		return setIntOrString(v, s, 0, true)
+	}
+	return false
+}
+
+// setInt decodes an integer into v.
+func setInt(p *plan, v reflect.Value, n int64) bool {
+	switch p.kind {
+	case intKind:
+		if v.OverflowInt(n) {
+			return false
+		}
+		v.SetInt(n)
+		return true
+	case uintKind:
+		if n < 0 || v.OverflowUint(uint64(n)) {
+			return false
+		}
+		v.SetUint(uint64(n))
+		return true
+	case intOrStringKind:
+		return setIntOrString(v, "", n, false)
+	}
+	return false
+}
+
+// str reads a string without escapes whose bytes are valid UTF-8: its
+// text is then exactly the string the library decodes.
+func (r *reader) str() (string, bool) {
+	start := r.pos + 1
+	for i := start; i < len(r.data); i++ {
+		switch c := r.data[i]; {
+		case c == '"':
+			s := r.data[start:i]
+			r.pos = i + 1
+			return string(s), utf8.Valid(s)
+		case c == '\\' || c < 0x20:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// integer reads a JSON number without fraction or exponent that fits an
+// int64: -?(0|[1-9][0-9]*).
+func (r *reader) integer() (int64, bool) {
+	start := r.pos
+	i := start
+	if i < len(r.data) && r.data[i] == '-' {
+		i++
+	}
+	digits := i
+	for i < len(r.data) && r.data[i] >= '0' && r.data[i] <= '9' {
+		i++
+	}
+	if i == digits || r.data[digits] == '0' && i > digits+1 {
+		return 0, false
+	}
+	if i < len(r.data) {
+		switch r.data[i] {
+		case '.', 'e', 'E':
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(string(r.data[start:i]), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	r.pos = i
+	return n, true
+}
+
+// object reads a JSON object into a struct or a map.
+func (r *reader) object(d *Decoder, p *plan, v reflect.Value) bool {
+	var seen uint64 // a struct's fields already given, by ordinal
+	switch p.kind {
+	case structKind:
+		if len(p.fields) > 64 {
+			return false
+		}
+	case mapKind:
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(p.typ))
+		}
+	default:
+		return false
+	}
+	r.pos++ // {
+	if r.next() == '}' {
+		r.pos++
+		return true
+	}
+	for {
+		if r.next() != '"' {
+			return false
+		}
+		key, ok := r.str()
+		if !ok || r.next() != ':' {
+			return false
+		}
+		r.pos++
+		if p.kind == structKind {
+			f, ok := p.fields[key]
+			if !ok || f.plan == nil || seen&(1<<f.ordinal) != 0 {
+				return false
+			}
+			seen |= 1 << f.ordinal
+			fv := v.Field(f.index[0])
+			for _, i := range f.index[1:] {
+				fv = fv.Field(i)
+			}
+			if !r.value(d, f.plan, fv) {
+				return false
+			}
+		} else {
+			k := reflect.ValueOf(key).Convert(p.typ.Key())
+			if v.MapIndex(k).IsValid() {
+				return false
+			}
+			elem := reflect.New(p.elem.typ).Elem()
+			if !r.value(d, p.elem, elem) {
+				return false
+			}
+			v.SetMapIndex(k, elem)
+		}
+		switch r.next() {
+		case ',':
+			r.pos++
+		case '}':
+			r.pos++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// array reads a JSON array into a slice: empty, it is an empty slice, not
+// nil.
+func (r *reader) array(d *Decoder, p *plan, v reflect.Value) bool {
+	r.pos++ // [
+	s := reflect.New(p.typ).Elem()
+	s.Set(reflect.MakeSlice(p.typ, 0, 0))
+	if r.next() == ']' {
+		r.pos++
+		v.Set(s)
+		return true
+	}
+	for i := 0; ; i++ {
+		if i == s.Cap() {
+			s.Grow(max(4, i))
+		}
+		s.SetLen(i + 1)
+		if !r.value(d, p.elem, s.Index(i)) {
+			return false
+		}
+		switch r.next() {
+		case ',':
+			r.pos++
+		case ']':
+			r.pos++
+			v.Set(s)
+			return true
+		default:
+			return false
+		}
+	}
+}
