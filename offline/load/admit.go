@@ -10,6 +10,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	kjson "sigs.k8s.io/json"
 
+	"github.com/gwsim/gwsim/offline/load/typed"
 	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -68,9 +69,11 @@ type origin struct {
 // then holds the reasons, as error findings at the line of each offending
 // field.
 func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.ObjectRef, src diag.Source, at origin, out *decoded) (map[string]any, bool) {
-	var obj map[string]any
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &obj); err != nil {
-		return nil, true
+	obj, ok := typed.ObjectMap(js)
+	if !ok {
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &obj); err != nil {
+			return nil, true
+		}
 	}
 	restore := setNamespace(obj, ref.Namespace)
 	if !a.validate {

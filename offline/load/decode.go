@@ -62,11 +62,12 @@ type loaded struct {
 	src diag.Source
 }
 
-// document decodes one document; a List yields several objects.
-func (d *decoder) document(doc document) decoded {
+// document decodes one document; a List yields several objects. conv is
+// the calling worker's converter.
+func (d *decoder) document(doc document, conv *yamljson.Converter) decoded {
 	var out decoded
 	src := diag.Source{File: doc.file, Line: doc.line}
-	js, repeated, ok := d.toJSON(doc, src, &out)
+	js, repeated, ok := d.toJSON(doc, conv, src, &out)
 	if !ok {
 		return out
 	}
@@ -90,11 +91,11 @@ func (d *decoder) document(doc document) decoded {
 // last value; that warning is returned for document to attach to the
 // object. Before the slow path expands aliases, their expansion is
 // measured against Limits.ExpandedBytes.
-func (d *decoder) toJSON(doc document, src diag.Source, out *decoded) (js []byte, repeated *diag.Finding, ok bool) {
+func (d *decoder) toJSON(doc document, conv *yamljson.Converter, src diag.Source, out *decoded) (js []byte, repeated *diag.Finding, ok bool) {
 	if doc.json {
 		return doc.data, nil, true
 	}
-	if js, ok := yamljson.Convert(doc.data); ok {
+	if js, ok := conv.Convert(doc.data); ok {
 		return js, nil, true
 	}
 	if n := expandedSize(doc.data, d.limits.ExpandedBytes); n >= d.limits.ExpandedBytes {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gwsim/gwsim/internal/corpus"
+	"github.com/gwsim/gwsim/offline/load/yamljson"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -124,7 +125,7 @@ func TestScanHeaderCorpus(t *testing.T) {
 			parts, _ := split(path, data)
 			for _, doc := range parts {
 				var out decoded
-				js, _, ok := newDecoder("", Limits{}, nil).toJSON(doc, diag.Source{File: path, Line: doc.line}, &out)
+				js, _, ok := newDecoder("", Limits{}, nil).toJSON(doc, &yamljson.Converter{}, diag.Source{File: path, Line: doc.line}, &out)
 				if !ok {
 					continue
 				}
@@ -196,7 +197,7 @@ func BenchmarkReadHeader(b *testing.B) {
 	}
 	docs, _ := split(p, data)
 	var out decoded
-	js, _, ok := newDecoder("", Limits{}, nil).toJSON(docs[0], diag.Source{}, &out)
+	js, _, ok := newDecoder("", Limits{}, nil).toJSON(docs[0], &yamljson.Converter{}, diag.Source{}, &out)
 	if !ok {
 		b.Fatal(out.errors)
 	}

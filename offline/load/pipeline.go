@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gwsim/gwsim/internal/crash"
+	"github.com/gwsim/gwsim/offline/load/yamljson"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -34,9 +35,10 @@ func decodeAll(inputs []input, stdin io.Reader, d *decoder) ([]decoded, []diag.F
 	})
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
+			var conv yamljson.Converter // this worker's scratch space
 			for j := range jobs {
 				var out decoded
-				bug.Catch(func() { out = d.document(j.doc) })
+				bug.Catch(func() { out = d.document(j.doc, &conv) })
 				results <- result{idx: j.idx, out: out}
 			}
 		})

@@ -19,7 +19,7 @@ func (d *Decoder) FromJSON(js []byte, into any) bool {
 	if v.Kind() != reflect.Pointer || v.IsNil() {
 		return false
 	}
-	r := reader{data: js}
+	r := newReader(js)
 	if !r.value(d, d.planFor(v.Type().Elem()), v.Elem()) {
 		return false
 	}
@@ -30,7 +30,32 @@ func (d *Decoder) FromJSON(js []byte, into any) bool {
 // reader reads JSON from data at pos, decoding it as it goes.
 type reader struct {
 	data []byte
+	// text is data as a string: the strings read are cut from it, which
+	// costs one allocation per document instead of one per string (and
+	// keeps the document's text alive as long as one of them is).
+	text string
 	pos  int
+	// depth counts the objects and arrays open at pos: past maxDepth
+	// the reader declines, long before the library's own limit.
+	depth int
+}
+
+const maxDepth = 1000
+
+// open enters an object or array; close leaves it.
+func (r *reader) open() bool {
+	r.pos++
+	r.depth++
+	return r.depth <= maxDepth
+}
+
+func (r *reader) close() {
+	r.pos++
+	r.depth--
+}
+
+func newReader(js []byte) reader {
+	return reader{data: js, text: string(js)}
 }
 
 func (r *reader) space() {
@@ -136,9 +161,9 @@ func (r *reader) str() (string, bool) {
 	for i := start; i < len(r.data); i++ {
 		switch c := r.data[i]; {
 		case c == '"':
-			s := r.data[start:i]
+			s := r.text[start:i]
 			r.pos = i + 1
-			return string(s), utf8.Valid(s)
+			return s, utf8.ValidString(s)
 		case c == '\\' || c < 0x20:
 			return "", false
 		}
@@ -190,9 +215,11 @@ func (r *reader) object(d *Decoder, p *plan, v reflect.Value) bool {
 	default:
 		return false
 	}
-	r.pos++ // {
+	if !r.open() {
+		return false
+	}
 	if r.next() == '}' {
-		r.pos++
+		r.close()
 		return true
 	}
 	for {
@@ -232,7 +259,7 @@ func (r *reader) object(d *Decoder, p *plan, v reflect.Value) bool {
 		case ',':
 			r.pos++
 		case '}':
-			r.pos++
+			r.close()
 			return true
 		default:
 			return false
@@ -243,11 +270,13 @@ func (r *reader) object(d *Decoder, p *plan, v reflect.Value) bool {
 // array reads a JSON array into a slice: empty, it is an empty slice, not
 // nil.
 func (r *reader) array(d *Decoder, p *plan, v reflect.Value) bool {
-	r.pos++ // [
+	if !r.open() {
+		return false
+	}
 	s := reflect.New(p.typ).Elem()
 	s.Set(reflect.MakeSlice(p.typ, 0, 0))
 	if r.next() == ']' {
-		r.pos++
+		r.close()
 		v.Set(s)
 		return true
 	}
@@ -263,7 +292,7 @@ func (r *reader) array(d *Decoder, p *plan, v reflect.Value) bool {
 		case ',':
 			r.pos++
 		case ']':
-			r.pos++
+			r.close()
 			v.Set(s)
 			return true
 		default:

@@ -38,21 +38,41 @@ const keysCap = 1024
 // them: no `---` or `...` lines) and ok, or ok=false when the document is
 // outside the subset this package handles exactly.
 func Convert(doc []byte) (js []byte, ok bool) {
+	var c Converter
+	return c.Convert(doc)
+}
+
+// Converter is Convert for many documents in turn: it keeps its scratch
+// space (the stacks of keys and entries, where objects are rearranged)
+// from one document to the next, so that a loader's worker does not
+// allocate it for every document. The zero Converter is ready; it is not
+// safe for concurrent use.
+type Converter struct {
+	ents      []entry
+	keys, tmp []byte
+}
+
+// Convert is the package's Convert, with c's scratch space. The JSON
+// returned is the caller's: c does not keep it.
+func (c *Converter) Convert(doc []byte) (js []byte, ok bool) {
 	if !clean(doc) {
 		return nil, false
 	}
-	// One buffer backs the key stack and the scratch space (where an
-	// object is rearranged; JSON is a little longer than YAML); either
-	// grows on its own if it must.
-	scratch := make([]byte, 0, keysCap+len(doc)+len(doc)/2)
+	if c.ents == nil {
+		c.ents = make([]entry, 0, 64)
+		c.keys = make([]byte, 0, keysCap)
+	}
 	p := parser{
 		src:  doc,
 		out:  make([]byte, 0, len(doc)+len(doc)/8+16),
-		ents: make([]entry, 0, 64),
-		keys: scratch[:0:keysCap],
-		tmp:  scratch[keysCap:keysCap],
+		ents: c.ents[:0],
+		keys: c.keys[:0],
+		tmp:  c.tmp[:0],
 	}
-	if !p.document() {
+	ok = p.document()
+	// The stacks may have grown; what they hold is dead.
+	c.ents, c.keys, c.tmp = p.ents[:0], p.keys[:0], p.tmp[:0]
+	if !ok {
 		return nil, false
 	}
 	return p.out, true

@@ -1,0 +1,66 @@
+package typed
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	kjson "sigs.k8s.io/json"
+)
+
+// differentialMap fails t when ObjectMap answers for js and its map is
+// not what UnmarshalCaseSensitivePreserveInts gives, and reports whether
+// it answered.
+func differentialMap(t testing.TB, js []byte) bool {
+	t.Helper()
+	got, ok := ObjectMap(js)
+	if !ok {
+		return false
+	}
+	var want map[string]any
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &want); err != nil {
+		t.Errorf("ObjectMap took %s, which the library refuses: %v", js, err)
+	} else if !reflect.DeepEqual(got, want) {
+		t.Errorf("ObjectMap differs on %s:\n got %#v\nwant %#v", js, got, want)
+	}
+	return true
+}
+
+func TestObjectMapMatchesLibrary(t *testing.T) {
+	tests := []struct {
+		js   string
+		take bool
+	}{
+		{`{}`, true},
+		{` {"a" : [ ] , "b":{}, "c":null, "d":true, "e":false, "f":-0, "g":9223372036854775807, "h":"é"} `, true},
+		{`{"a":[1,"x",[null],{"b":[]}]}`, true},
+		{`{"a":9223372036854775808}`, false},
+		{`{"a":1.5}`, false},
+		{`{"a":1e3}`, false},
+		{`{"a":"\n"}`, false},
+		{`{"a":1,"a":2}`, false},
+		{`{"a":1,}`, false},
+		{`{"a":[1,]}`, false},
+		{`{"a":tru}`, false},
+		{`{"a":1} {}`, false},
+		{`[]`, false},
+		{`null`, false},
+		{"{\"a\":\"\xff\"}", false},
+		{strings.Repeat(`{"a":`, 2000) + `1` + strings.Repeat(`}`, 2000), false},
+		{`{"a":` + strings.Repeat(`[`, 999) + strings.Repeat(`]`, 999) + `}`, true},
+	}
+	for _, tt := range tests {
+		if took := differentialMap(t, []byte(tt.js)); took != tt.take {
+			t.Errorf("%.80s: ObjectMap answered %v, want %v", tt.js, took, tt.take)
+		}
+	}
+}
+
+// FuzzObjectMap: whatever ObjectMap takes, it decodes as the library does.
+func FuzzObjectMap(f *testing.F) {
+	f.Add([]byte(`{"apiVersion":"v1","kind":"Service","metadata":{"name":"s","labels":{"a":null}},"spec":{"ports":[{"port":80,"targetPort":"http"}]}}`))
+	f.Add([]byte(`{"a":[[],{},-0,true,false,null,""]}`))
+	f.Fuzz(func(t *testing.T, js []byte) {
+		differentialMap(t, js)
+	})
+}
