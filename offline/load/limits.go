@@ -69,7 +69,7 @@ func limitError(src diag.Source, ref diag.ObjectRef, path, msg string) diag.Find
 // bound what gwsim holds, are checked here.
 func objectLimits(obj client.Object, gk schema.GroupKind, clusterScoped bool) fieldpath.ErrorList {
 	var errs fieldpath.ErrorList
-	meta := fieldpath.NewPath("metadata")
+	meta := func() *fieldpath.Path { return fieldpath.NewPath("metadata") } // only for errors
 	maxName := validation.DNS1123SubdomainMaxLength
 	switch gk {
 	case schema.GroupKind{Kind: "Namespace"}, schema.GroupKind{Kind: "Service"}:
@@ -77,13 +77,13 @@ func objectLimits(obj client.Object, gk schema.GroupKind, clusterScoped bool) fi
 		maxName = validation.DNS1123LabelMaxLength
 	}
 	if n := len(obj.GetName()); n > maxName {
-		errs = append(errs, fieldpath.TooLong(meta.Child("name"), "", maxName))
+		errs = append(errs, fieldpath.TooLong(meta().Child("name"), "", maxName))
 	}
 	if n := len(obj.GetNamespace()); !clusterScoped && n > validation.DNS1123LabelMaxLength {
-		errs = append(errs, fieldpath.TooLong(meta.Child("namespace"), "", validation.DNS1123LabelMaxLength))
+		errs = append(errs, fieldpath.TooLong(meta().Child("namespace"), "", validation.DNS1123LabelMaxLength))
 	}
 	if err := apivalidation.ValidateAnnotationsSize(obj.GetAnnotations()); err != nil {
-		errs = append(errs, fieldpath.TooLong(meta.Child("annotations"), "", apivalidation.TotalAnnotationSizeLimitB))
+		errs = append(errs, fieldpath.TooLong(meta().Child("annotations"), "", apivalidation.TotalAnnotationSizeLimitB))
 	}
 	return errs
 }

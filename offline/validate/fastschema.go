@@ -47,7 +47,10 @@ type fastNode struct {
 	// Strings.
 	minLen, maxLen int64 // -1: no bound
 	pattern        *regexp.Regexp
-	enum           []string // nil: no enum
+	// match is pattern's hand-written matcher (fastpattern.go), nil
+	// for a pattern without one.
+	match func(string) bool
+	enum  []string // nil: no enum
 	// format is checked with the validator's registry, strfmt.Default
 	// (the one apiservervalidation gives it); "" for none.
 	format string
@@ -234,6 +237,7 @@ func compileString(n *fastNode, o *spec.Schema) {
 			return
 		}
 		n.pattern = re
+		n.match = patternMatchers[o.Pattern]
 	}
 	for _, e := range o.Enum {
 		v, ok := e.(string)

@@ -266,7 +266,11 @@ func (n *fastNode) stringOK(s string) bool {
 			return false
 		}
 	}
-	if n.pattern != nil && !n.pattern.MatchString(s) {
+	if n.match != nil {
+		if !n.match(s) {
+			return false
+		}
+	} else if n.pattern != nil && !n.pattern.MatchString(s) {
 		return false
 	}
 	if n.format != "" && !strfmt.Default.Validates(n.format, s) {

@@ -147,11 +147,12 @@ func (d *Decoder) mapValue(p *plan, v reflect.Value, x any) bool {
 		v.Set(reflect.MakeMapWithSize(p.typ, len(m)))
 	}
 	keyType := p.typ.Key()
+	elem := reflect.New(p.elem.typ).Elem() // SetMapIndex copies it
 	for k, item := range m {
 		if !utf8.ValidString(k) {
 			return false
 		}
-		elem := reflect.New(p.elem.typ).Elem()
+		elem.SetZero()
 		if !d.value(p.elem, elem, item) {
 			return false
 		}

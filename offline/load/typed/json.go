@@ -202,7 +202,8 @@ func (r *reader) integer() (int64, bool) {
 
 // object reads a JSON object into a struct or a map.
 func (r *reader) object(d *Decoder, p *plan, v reflect.Value) bool {
-	var seen uint64 // a struct's fields already given, by ordinal
+	var seen uint64        // a struct's fields already given, by ordinal
+	var elem reflect.Value // a map's element; SetMapIndex copies it
 	switch p.kind {
 	case structKind:
 		if len(p.fields) > 64 {
@@ -212,6 +213,7 @@ func (r *reader) object(d *Decoder, p *plan, v reflect.Value) bool {
 		if v.IsNil() {
 			v.Set(reflect.MakeMap(p.typ))
 		}
+		elem = reflect.New(p.elem.typ).Elem()
 	default:
 		return false
 	}
@@ -249,7 +251,7 @@ func (r *reader) object(d *Decoder, p *plan, v reflect.Value) bool {
 			if v.MapIndex(k).IsValid() {
 				return false
 			}
-			elem := reflect.New(p.elem.typ).Elem()
+			elem.SetZero()
 			if !r.value(d, p.elem, elem) {
 				return false
 			}
