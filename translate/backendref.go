@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -37,10 +38,9 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 	if ref.Namespace != nil {
 		ns = string(*ref.Namespace)
 	}
-	name := ns + "/" + string(ref.Name)
 	invalid := func(reason, msg string) backendResult {
 		return backendResult{
-			backend: ir.WeightedBackend{Weight: weight, Invalid: reason, Ref: backendRefName(group, kind, name, ref.Port)},
+			backend: ir.WeightedBackend{Weight: weight, Invalid: reason, Ref: backendRefName(group, kind, ns+"/"+string(ref.Name), ref.Port)},
 			reason:  reason,
 			message: fmt.Sprintf("%s: %s", field, msg),
 		}
@@ -146,11 +146,39 @@ func qualifiedKind(group, kind string) string {
 // with the ready endpoints of the object's EndpointSlices on the port that
 // the object's port maps to (matched by port name, as kube-proxy does),
 // and the BackendTLSPolicy settings that apply to the port.
+//
+// Every backendRef to the same port gets the same cluster, so it is built
+// once per Translate (see world.clusters); the endpoints are shared, and
+// never modified once built.
 func (w *world) cluster(key backendKey, port corev1.ServicePort) ir.Cluster {
+	mk := clusterMemoKey{backendKey: key, port: port.Port, name: port.Name, protocol: port.Protocol}
+	if port.AppProtocol != nil {
+		mk.appProtocol, mk.hasAppProtocol = *port.AppProtocol, true
+	}
+	if c, ok := w.clusters[mk]; ok {
+		return c
+	}
+	c := w.buildCluster(key, port)
+	w.clusters[mk] = c
+	return c
+}
+
+// clusterMemoKey is everything of a Service port a cluster depends on.
+type clusterMemoKey struct {
+	backendKey
+	port           int32
+	name           string
+	protocol       corev1.Protocol
+	appProtocol    string
+	hasAppProtocol bool
+}
+
+func (w *world) buildCluster(key backendKey, port corev1.ServicePort) ir.Cluster {
+	name, service := clusterName(key, port)
 	c := ir.Cluster{
-		Name:    clusterName(key, port),
+		Name:    name,
 		Kind:    key.Kind,
-		Service: key.NamespacedName.String(),
+		Service: service,
 		Port:    port.Port,
 	}
 	if key.Kind == serviceImportKind {
@@ -188,15 +216,18 @@ func (w *world) cluster(key backendKey, port corev1.ServicePort) ir.Cluster {
 // and UDP). A ServiceImport's clusters carry its group/Kind first, as
 // other kinds' do, since a Service and the ServiceImport of its ClusterSet
 // usually share namespace and name.
-func clusterName(key backendKey, port corev1.ServicePort) string {
-	name := fmt.Sprintf("%s:%d", key.NamespacedName, port.Port)
-	if port.Protocol != "" && port.Protocol != corev1.ProtocolTCP {
-		name += "/" + string(port.Protocol)
-	}
+// It also returns the object's "ns/name", which the name holds: the two
+// share their bytes.
+func clusterName(key backendKey, port corev1.ServicePort) (name, object string) {
+	var kind, proto string
 	if key.Kind != "" {
-		name = key.Kind + "/" + name
+		kind = key.Kind + "/"
 	}
-	return name
+	if port.Protocol != "" && port.Protocol != corev1.ProtocolTCP {
+		proto = "/" + string(port.Protocol)
+	}
+	name = kind + key.Namespace + "/" + key.Name + ":" + strconv.Itoa(int(port.Port)) + proto
+	return name, name[len(kind) : len(kind)+len(key.Namespace)+1+len(key.Name)]
 }
 
 // slicePort finds the port of an EndpointSlice that serves the Service port

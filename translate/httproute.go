@@ -1,8 +1,8 @@
 package translate
 
 import (
-	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -26,13 +26,13 @@ type httpRule struct {
 func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
 	res := &routeResult{generation: r.Generation, info: routeInfo{
 		kind:       "HTTPRoute",
-		meta:       r.ObjectMeta,
+		meta:       &r.ObjectMeta,
 		parentRefs: r.Spec.ParentRefs,
 		hostnames:  r.Spec.Hostnames,
 	}}
 	var refProblems []backendResult
 	for i, rule := range r.Spec.Rules {
-		hr, problems, invalid := w.httpRule(res, rule, fmt.Sprintf("spec.rules[%d]", i))
+		hr, problems, invalid := w.httpRule(res, rule, "spec.rules["+strconv.Itoa(i)+"]")
 		refProblems = append(refProblems, problems...)
 		if invalid.reason != "" {
 			hr.dropped = true
@@ -55,7 +55,9 @@ func (w *world) httpRule(res *routeResult, rule gwv1.HTTPRouteRule, field string
 	hr := httpRule{matches: HTTPMatches(rule.Matches)}
 	invalid := firstProblem(regexProblem(rule.Matches, field), filterProblem(rule.Filters, field+".filters"))
 	for j, ref := range rule.BackendRefs {
-		invalid = firstProblem(invalid, filterProblem(ref.Filters, fmt.Sprintf("%s.backendRefs[%d].filters", field, j)))
+		if len(ref.Filters) > 0 {
+			invalid = firstProblem(invalid, filterProblem(ref.Filters, field+".backendRefs["+strconv.Itoa(j)+"].filters"))
+		}
 	}
 	settings, settingsInvalid := ruleSettings(rule, field)
 	if invalid = firstProblem(invalid, settingsInvalid); invalid.reason != "" {
@@ -97,12 +99,18 @@ func firstProblem(ps ...ruleProblem) ruleProblem {
 // gets the 500 the spec requires.
 func (w *world) httpBackends(res *routeResult, refs []gwv1.HTTPBackendRef, field string) (ir.Action, []backendResult) {
 	var action ir.Action
+	if len(refs) > 0 {
+		action.Backends = make([]ir.WeightedBackend, 0, len(refs))
+	}
 	var problems []backendResult
 	var usable int32
 	for j, ref := range refs {
-		bf := fmt.Sprintf("%s.backendRefs[%d]", field, j)
+		bf := field + ".backendRefs[" + strconv.Itoa(j) + "]"
 		b := w.resolveBackend(res.info, ref.BackendRef, bf)
-		fs := w.httpFilters(res, ref.Filters, bf+".filters", backendLevel)
+		var fs filterSet
+		if len(ref.Filters) > 0 {
+			fs = w.httpFilters(res, ref.Filters, bf+".filters", backendLevel)
+		}
 		b.backend.Filters = fs.filters
 		problems = append(problems, fs.refs...)
 		switch {

@@ -38,8 +38,10 @@ func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedRoute) ir.Gat
 			p.TLS = append(p.TLS, *tls)
 		}
 	}
-	vhosts := map[vhostKey][]routeEntry{}
-	clusters := map[string]ir.Cluster{}
+	// Entries are built once per route and shared by every virtual host
+	// the route serves; virtual hosts sort pointers to them.
+	vhosts := map[vhostKey][]*routeEntry{}
+	clusterAt := map[string]int{}
 	for _, ar := range routes {
 		entries := httpEntries(ar.route)
 		vhostAttachments := servedAttachments(ar.parent.attached)
@@ -49,18 +51,27 @@ func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedRoute) ir.Gat
 		for _, att := range vhostAttachments {
 			for _, host := range att.hostnames {
 				k := vhostKey{att.listener.spec.Port, att.listener.id(), host}
-				vhosts[k] = append(vhosts[k], entries...)
+				vh := vhosts[k]
+				for i := range entries {
+					vh = append(vh, &entries[i])
+				}
+				vhosts[k] = vh
 			}
 		}
 		for _, c := range ar.route.clusters {
-			clusters[c.Name] = c
+			if i, ok := clusterAt[c.Name]; ok {
+				g.Clusters[i] = c
+				continue
+			}
+			clusterAt[c.Name] = len(g.Clusters)
+			g.Clusters = append(g.Clusters, c)
 		}
 	}
 	for k, entries := range vhosts {
 		slices.SortFunc(entries, compareRouteEntries)
-		vh := ir.VirtualHost{Hostname: k.hostname, Listener: k.listener}
-		for _, e := range entries {
-			vh.Routes = append(vh.Routes, e.route)
+		vh := ir.VirtualHost{Hostname: k.hostname, Listener: k.listener, Routes: make([]ir.Route, len(entries))}
+		for i, e := range entries {
+			vh.Routes[i] = e.route
 		}
 		ports[k.port].VirtualHosts = append(ports[k.port].VirtualHosts, vh)
 	}
@@ -70,9 +81,6 @@ func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedRoute) ir.Gat
 		g.Listeners = append(g.Listeners, *p)
 	}
 	slices.SortFunc(g.Listeners, func(a, b ir.Listener) int { return cmp.Compare(a.Port, b.Port) })
-	for _, c := range clusters {
-		g.Clusters = append(g.Clusters, c)
-	}
 	slices.SortFunc(g.Clusters, func(a, b ir.Cluster) int { return cmp.Compare(a.Name, b.Name) })
 	return g
 }
@@ -123,7 +131,13 @@ func listenerTLS(l *listenerResult) *ir.TLS {
 
 // httpEntries expands a route into one IR route per rule and match.
 func httpEntries(r *routeResult) []routeEntry {
-	var out []routeEntry
+	n := 0
+	for _, rule := range r.rules {
+		if !rule.dropped {
+			n += len(rule.matches)
+		}
+	}
+	out := make([]routeEntry, 0, n)
 	for i, rule := range r.rules {
 		if rule.dropped {
 			continue

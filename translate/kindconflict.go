@@ -35,7 +35,7 @@ func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentR
 		}
 	}
 	slices.SortFunc(order, func(i, j int) int {
-		a, b := routes[i].info, routes[j].info
+		a, b := &routes[i].info, &routes[j].info
 		return cmp.Or(compareCreation(a.meta.CreationTimestamp, b.meta.CreationTimestamp),
 			cmp.Compare(a.meta.Namespace, b.meta.Namespace), cmp.Compare(a.meta.Name, b.meta.Name),
 			cmp.Compare(a.kind, b.kind))

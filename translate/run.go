@@ -75,6 +75,7 @@ func Translate(in Input, opts Options) Output {
 	for k, s := range sets {
 		out.Status.ListenerSets[k] = s.status(w)
 	}
+	facts := &routeFacts{in: &w.in}
 	for k, gr := range gateways {
 		out.Status.Gateways[k] = gr.status(w)
 		if !gr.accepted() {
@@ -91,7 +92,7 @@ func Translate(in Input, opts Options) Output {
 			continue
 		}
 		out.Findings = append(out.Findings, w.supersededFindings(g)...)
-		out.Findings = append(out.Findings, w.deadMatchFindings(g)...)
+		out.Findings = append(out.Findings, w.deadMatchFindings(g, facts)...)
 	}
 	sortPolicyAncestors(out.Status.BackendTLSPolicies)
 	if opts.StatusOnly {

@@ -10,21 +10,18 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/version"
-	"k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // kind is everything the store knows about one GroupVersionKind: where its
 // objects live and how writes to it behave. It is fixed at Build; only the
-// indexer's contents change afterwards.
+// table's contents change afterwards.
 type kind struct {
 	gvk      schema.GroupVersionKind
 	resource schema.GroupResource
 	goType   reflect.Type // the struct type, not the pointer
-	indexer  cache.Indexer
-	// fields holds the raw index functions by field name; the indexer holds
-	// the namespace-keyed wrappers of the same functions.
-	fields     map[string]client.IndexerFunc
+	// objects holds the stored objects and the kind's field indexes.
+	objects    *table
 	namespaced bool
 	// hasStatus means the kind has a status subresource: its Go type has a
 	// top-level Status field, found at statusField.
@@ -64,7 +61,7 @@ func objectKinds(s *runtime.Scheme) []schema.GroupVersionKind {
 }
 
 // newKind builds the kind entry for gvk with its field indexes registered.
-func newKind(s *runtime.Scheme, gvk schema.GroupVersionKind, fields map[string]client.IndexerFunc) (*kind, error) {
+func newKind(s *runtime.Scheme, gvk schema.GroupVersionKind, indexes []*fieldIndex) (*kind, error) {
 	obj, err := s.New(gvk)
 	if err != nil {
 		return nil, err
@@ -74,17 +71,12 @@ func newKind(s *runtime.Scheme, gvk schema.GroupVersionKind, fields map[string]c
 		return nil, fmt.Errorf("kind %s: type %T is not a pointer to a struct", gvk, obj)
 	}
 	plural, _ := meta.UnsafeGuessKindToResource(gvk)
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	for field, fn := range fields {
-		indexers[fieldIndexName(field)] = namespacedIndexFunc(fn)
-	}
 	status, hasStatus := goType.Elem().FieldByName("Status")
 	return &kind{
 		gvk:                 gvk,
 		resource:            plural.GroupResource(),
 		goType:              goType.Elem(),
-		indexer:             cache.NewIndexer(cache.MetaNamespaceKeyFunc, indexers),
-		fields:              fields,
+		objects:             newTable(indexes),
 		namespaced:          !clusterScoped(gvk.GroupKind()),
 		hasStatus:           hasStatus,
 		statusField:         status.Index,
