@@ -108,6 +108,7 @@ func (b *Builder) Build() (*Store, error) {
 		errs = append(errs, fmt.Errorf("offline store: index on %s: kind is not stored", gvk))
 	}
 	s.mapper = newRESTMapper(s.kinds)
+	s.indexTypes()
 	for _, o := range b.objects {
 		if err := s.add(o.obj, o.shared); err != nil {
 			errs = append(errs, err)

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/version"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
 // kind is everything the store knows about one GroupVersionKind: where its
@@ -129,4 +130,54 @@ func newRESTMapper(kinds map[schema.GroupVersionKind]*kind) meta.RESTMapper {
 		mapper.Add(gvk, scope)
 	}
 	return mapper
+}
+
+// listKind is a kind as its typed list holds it.
+type listKind struct {
+	kind *kind
+	// items is the index of the list's Items field, a slice of the
+	// kind's struct.
+	items []int
+}
+
+// indexTypes fills byType and byListType, so that a read or write finds
+// its kind with one map lookup instead of asking the scheme (which
+// allocates) on every call. Only Go types that the scheme maps to exactly
+// this kind are entered: for any other, kindOf and kindOfList ask the
+// scheme as before and give its answer or its error.
+func (s *Store) indexTypes() {
+	s.byType = map[reflect.Type]*kind{}
+	s.byListType = map[reflect.Type]listKind{}
+	for gvk, k := range s.kinds {
+		obj := reflect.New(k.goType).Interface().(runtime.Object)
+		if got, err := apiutil.GVKForObject(obj, s.scheme); err == nil && got == gvk {
+			s.byType[reflect.TypeOf(obj)] = k
+		}
+		listGVK := gvk.GroupVersion().WithKind(gvk.Kind + "List")
+		list, err := s.scheme.New(listGVK)
+		if err != nil {
+			continue
+		}
+		if got, err := apiutil.GVKForObject(list, s.scheme); err != nil || got != listGVK {
+			continue
+		}
+		f, ok := reflect.TypeOf(list).Elem().FieldByName("Items")
+		if ok && f.Type == reflect.SliceOf(k.goType) {
+			s.byListType[reflect.TypeOf(list)] = listKind{kind: k, items: f.Index}
+		}
+	}
+}
+
+// fill sets the Items of list (the list struct, zeroed) to copies of
+// objs, as meta.SetList would: the top level only when shallow, else deep
+// copies. Stored objects have no TypeMeta, so neither have the copies.
+func (lk listKind) fill(list reflect.Value, objs []client.Object, shallow bool) {
+	items := reflect.MakeSlice(reflect.SliceOf(lk.kind.goType), len(objs), len(objs))
+	for i, o := range objs {
+		if !shallow {
+			o = o.DeepCopyObject().(client.Object)
+		}
+		items.Index(i).Set(reflect.ValueOf(o).Elem())
+	}
+	list.FieldByIndex(lk.items).Set(items)
 }

@@ -28,6 +28,11 @@ type Store struct {
 	mapper meta.RESTMapper
 	// kinds is fixed at Build, so lookups need no lock.
 	kinds map[schema.GroupVersionKind]*kind
+	// byType and byListType are kinds by the Go type of their objects and
+	// of their lists, for the types the scheme maps to one kind alone
+	// (see indexTypes); fixed at Build.
+	byType     map[reflect.Type]*kind
+	byListType map[reflect.Type]listKind
 
 	// mu serialises writes so that each read-check-write (AlreadyExists,
 	// resourceVersion conflicts) is atomic. Reads go straight to the
@@ -106,23 +111,23 @@ func (s *Store) List(_ context.Context, list client.ObjectList, opts ...client.L
 		return err
 	}
 	shallow := o.UnsafeDisableDeepCopy != nil && *o.UnsafeDisableDeepCopy
+	v := reflect.ValueOf(list).Elem()
+	v.Set(reflect.Zero(v.Type()))
+	if lk, ok := s.byListType[reflect.TypeOf(list)]; ok {
+		lk.fill(v, matched, shallow)
+		return nil
+	}
 	items := make([]runtime.Object, len(matched))
 	for i, obj := range matched {
-		if shallow && obj.GetObjectKind().GroupVersionKind().Empty() {
-			items[i] = obj // SetList copies it by value into the list
-			continue
-		}
 		var cp runtime.Object
 		if shallow {
-			cp = k.shallowCopy(obj) // TypeMeta is cleared on the copy only
+			cp = k.shallowCopy(obj)
 		} else {
 			cp = obj.DeepCopyObject()
 		}
 		cp.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
 		items[i] = cp
 	}
-	v := reflect.ValueOf(list).Elem()
-	v.Set(reflect.Zero(v.Type()))
 	return meta.SetList(list, items)
 }
 
@@ -156,6 +161,9 @@ func (k *kind) get(ns, name string) (client.Object, bool) {
 
 // kindOf resolves obj's kind and checks that obj is the kind's typed struct.
 func (s *Store) kindOf(obj runtime.Object) (*kind, error) {
+	if k, ok := s.byType[reflect.TypeOf(obj)]; ok && !reflect.ValueOf(obj).IsNil() {
+		return k, nil
+	}
 	if err := rejectUntyped(obj); err != nil {
 		return nil, err
 	}
@@ -175,6 +183,9 @@ func (s *Store) kindOf(obj runtime.Object) (*kind, error) {
 
 // kindOfList resolves the item kind of a typed list.
 func (s *Store) kindOfList(list client.ObjectList) (*kind, error) {
+	if lk, ok := s.byListType[reflect.TypeOf(list)]; ok && !reflect.ValueOf(list).IsNil() {
+		return lk.kind, nil
+	}
 	if err := rejectUntyped(list); err != nil {
 		return nil, err
 	}
