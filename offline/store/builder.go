@@ -109,6 +109,7 @@ func (b *Builder) Build() (*Store, error) {
 	}
 	s.mapper = newRESTMapper(s.kinds)
 	s.indexTypes()
+	s.reserve(b.objects)
 	for _, o := range b.objects {
 		if err := s.add(o.obj, o.shared); err != nil {
 			errs = append(errs, err)
@@ -121,6 +122,20 @@ func (b *Builder) Build() (*Store, error) {
 		return nil, errors.Join(errs...)
 	}
 	return s, nil
+}
+
+// reserve sizes each kind's table for its initial objects, so that
+// adding 100,000 of them does not grow the maps step by step.
+func (s *Store) reserve(objs []initialObject) {
+	counts := map[*kind]int{}
+	for _, o := range objs {
+		if k, err := s.kindOf(o.obj); err == nil {
+			counts[k]++
+		}
+	}
+	for k, n := range counts {
+		k.objects.reserve(n)
+	}
 }
 
 // indexesByKind resolves the WithIndex and WithSpecIndex calls into the

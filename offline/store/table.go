@@ -68,6 +68,12 @@ func newTable(indexes []*fieldIndex) *table {
 	return &table{byKey: map[types.NamespacedName]*entry{}, byNamespace: map[string][]*entry{}, indexes: indexes, building: true}
 }
 
+// reserve makes room for n objects in a building table.
+func (t *table) reserve(n int) {
+	t.byKey = make(map[types.NamespacedName]*entry, n)
+	t.all = make([]*entry, 0, n)
+}
+
 // index returns the index over field, or nil.
 func (t *table) index(field string) *fieldIndex {
 	for _, f := range t.indexes {
