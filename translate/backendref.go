@@ -73,11 +73,11 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 	if i < 0 {
 		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("%s has no %s %d", key, portNoun(r.kind), port))
 	}
-	c := w.cluster(key, obj.ports[i])
+	c := w.cluster(obj, i)
 	if msg := unsupportedAppProtocol(c.Protocol, r.kind, c.TLS != nil); msg != "" {
 		return invalid(string(gwv1.RouteReasonUnsupportedProtocol), fmt.Sprintf("%s %s %d: %s", key, portNoun(r.kind), port, msg))
 	}
-	return backendResult{backend: ir.WeightedBackend{Cluster: c.Name, Weight: weight}, cluster: &c}
+	return backendResult{backend: ir.WeightedBackend{Cluster: c.Name, Weight: weight}, cluster: c}
 }
 
 // useBackend programs a backend that resolved, for every route kind: its
@@ -85,7 +85,7 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 // recorded for ResolvedRefs, and a NoReadyEndpoints finding says when the
 // input shows it has no ready endpoint. It returns the weight it takes.
 func (w *world) useBackend(res *routeResult, b backendResult, field string) int32 {
-	res.clusters = append(res.clusters, *b.cluster)
+	res.clusters = append(res.clusters, b.cluster)
 	if u, ok := unmetBackendTLS(b, field); ok {
 		res.unmetTLS = append(res.unmetTLS, u)
 	}
@@ -148,34 +148,29 @@ func qualifiedKind(group, kind string) string {
 // and the BackendTLSPolicy settings that apply to the port.
 //
 // Every backendRef to the same port gets the same cluster, so it is built
-// once per Translate (see world.clusters); the endpoints are shared, and
-// never modified once built.
-func (w *world) cluster(key backendKey, port corev1.ServicePort) ir.Cluster {
-	mk := clusterMemoKey{backendKey: key, port: port.Port, name: port.Name, protocol: port.Protocol}
-	if port.AppProtocol != nil {
-		mk.appProtocol, mk.hasAppProtocol = *port.AppProtocol, true
-	}
+// once per Translate (see world.clusters) and shared: nothing modifies a
+// cluster once built.
+func (w *world) cluster(obj backendObject, port int) *ir.Cluster {
+	mk := clusterMemoKey{obj.key, port}
 	if c, ok := w.clusters[mk]; ok {
 		return c
 	}
-	c := w.buildCluster(key, port)
+	c := w.buildCluster(obj.key, obj.ports[port])
 	w.clusters[mk] = c
 	return c
 }
 
-// clusterMemoKey is everything of a Service port a cluster depends on.
+// clusterMemoKey names a port of a Service or ServiceImport by its index
+// in the object's ports: an object's existing ports never change (an
+// assumed one only gains ports), so the index says which port it is.
 type clusterMemoKey struct {
 	backendKey
-	port           int32
-	name           string
-	protocol       corev1.Protocol
-	appProtocol    string
-	hasAppProtocol bool
+	port int
 }
 
-func (w *world) buildCluster(key backendKey, port corev1.ServicePort) ir.Cluster {
+func (w *world) buildCluster(key backendKey, port corev1.ServicePort) *ir.Cluster {
 	name, service := clusterName(key, port)
-	c := ir.Cluster{
+	c := &ir.Cluster{
 		Name:    name,
 		Kind:    key.Kind,
 		Service: service,
@@ -188,6 +183,9 @@ func (w *world) buildCluster(key backendKey, port corev1.ServicePort) ir.Cluster
 		c.Protocol = *port.AppProtocol
 	}
 	c.TLS = w.backendTLS.forPort(key, port)
+	if w.opts.StatusOnly {
+		return c // endpoints only matter to the IR and to findings
+	}
 	owned := w.slicesOf(key)
 	for _, es := range owned {
 		target, ok := slicePort(es, port.Name)

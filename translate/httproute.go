@@ -30,6 +30,12 @@ func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
 		parentRefs: r.Spec.ParentRefs,
 		hostnames:  r.Spec.Hostnames,
 	}}
+	res.rules = make([]httpRule, 0, len(r.Spec.Rules))
+	backendRefs := 0
+	for _, rule := range r.Spec.Rules {
+		backendRefs += len(rule.BackendRefs)
+	}
+	res.clusters = make([]*ir.Cluster, 0, backendRefs)
 	var refProblems []backendResult
 	for i, rule := range r.Spec.Rules {
 		hr, problems, invalid := w.httpRule(res, rule, "spec.rules["+strconv.Itoa(i)+"]")
@@ -52,8 +58,14 @@ func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
 // backendRefs' filters', or its settings'); such a rule is not converted
 // further, since it programs nothing.
 func (w *world) httpRule(res *routeResult, rule gwv1.HTTPRouteRule, field string) (httpRule, []backendResult, ruleProblem) {
-	hr := httpRule{matches: HTTPMatches(rule.Matches)}
-	invalid := firstProblem(regexProblem(rule.Matches, field), filterProblem(rule.Filters, field+".filters"))
+	var hr httpRule
+	if !w.opts.StatusOnly {
+		hr.matches = HTTPMatches(rule.Matches) // the IR's alone
+	}
+	invalid := regexProblem(rule.Matches, field)
+	if len(rule.Filters) > 0 {
+		invalid = firstProblem(invalid, filterProblem(rule.Filters, field+".filters"))
+	}
 	for j, ref := range rule.BackendRefs {
 		if len(ref.Filters) > 0 {
 			invalid = firstProblem(invalid, filterProblem(ref.Filters, field+".backendRefs["+strconv.Itoa(j)+"].filters"))
@@ -63,7 +75,10 @@ func (w *world) httpRule(res *routeResult, rule gwv1.HTTPRouteRule, field string
 	if invalid = firstProblem(invalid, settingsInvalid); invalid.reason != "" {
 		return hr, nil, invalid
 	}
-	fs := w.httpFilters(res, rule.Filters, field+".filters", ruleLevel)
+	var fs filterSet
+	if len(rule.Filters) > 0 {
+		fs = w.httpFilters(res, rule.Filters, field+".filters", ruleLevel)
+	}
 	hr.filters = fs.filters
 	problems := fs.refs
 	if fs.redirect != nil {

@@ -28,37 +28,38 @@ import (
 // routes[i]; they are changed in place, before status and the IR are built
 // from them.
 func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentResult) []diag.Finding {
-	var order []int
+	order := make([]claimOrder, 0, len(routes))
 	for i, r := range routes {
 		if r.info.kind == "HTTPRoute" || r.info.kind == "GRPCRoute" {
-			order = append(order, i)
+			t := r.info.meta.CreationTimestamp.Time
+			order = append(order, claimOrder{sec: t.Unix(), nsec: t.Nanosecond(), info: &r.info, index: i})
 		}
 	}
-	slices.SortFunc(order, func(i, j int) int {
-		a, b := &routes[i].info, &routes[j].info
-		return cmp.Or(compareCreation(a.meta.CreationTimestamp, b.meta.CreationTimestamp),
-			cmp.Compare(a.meta.Namespace, b.meta.Namespace), cmp.Compare(a.meta.Name, b.meta.Name),
-			cmp.Compare(a.kind, b.kind))
-	})
+	slices.SortFunc(order, compareClaimOrder)
 	claims := map[*listenerResult]*listenerClaims{}
 	var findings []diag.Finding
-	for _, i := range order {
-		r := routes[i].info
-		for _, p := range parents[i] {
-			var kept []attachment
+	for _, o := range order {
+		r := *o.info
+		for _, p := range parents[o.index] {
+			var kept []attachment // nil while every attachment is kept
 			var refused []string
-			for _, a := range p.attached {
+			for j, a := range p.attached {
 				lc := claims[a.listener]
 				if lc == nil {
 					lc = &listenerClaims{}
 					claims[a.listener] = lc
 				}
 				if why, ok := lc.conflictWith(r.kind, a); ok {
+					if refused == nil {
+						kept = slices.Clone(p.attached[:j])
+					}
 					refused = append(refused, why)
 					continue
 				}
 				lc.add(hostClaim{route: r, hostnames: a.hostnames})
-				kept = append(kept, a)
+				if refused != nil {
+					kept = append(kept, a)
+				}
 			}
 			if len(refused) == 0 {
 				continue
@@ -77,6 +78,24 @@ func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentR
 		}
 	}
 	return findings
+}
+
+// claimOrder is a route's place in the order routes claim hostnames:
+// creationTimestamp (as time.Time.Compare orders it: seconds, then
+// nanoseconds), namespace, name, kind.
+type claimOrder struct {
+	sec   int64
+	nsec  int
+	info  *routeInfo
+	index int
+}
+
+func compareClaimOrder(a, b claimOrder) int {
+	if c := cmp.Or(cmp.Compare(a.sec, b.sec), cmp.Compare(a.nsec, b.nsec)); c != 0 {
+		return c
+	}
+	return cmp.Or(cmp.Compare(a.info.meta.Namespace, b.info.meta.Namespace), cmp.Compare(a.info.meta.Name, b.info.meta.Name),
+		cmp.Compare(a.info.kind, b.info.kind))
 }
 
 // hostClaim is a route accepted on a listener with the hostnames it serves

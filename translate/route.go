@@ -68,7 +68,7 @@ func (p *parentResult) listeners() []*listenerResult {
 // (directly or through a ListenerSet) produce findings, not parent results:
 // in a cluster no controller would write status for them.
 func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gatewayResult, sets map[types.NamespacedName]*listenerSetResult) ([]*parentResult, []diag.Finding) {
-	var results []*parentResult
+	results := make([]*parentResult, 0, len(r.parentRefs))
 	var findings []diag.Finding
 	if f, ok := w.noParentRefs(r); ok {
 		findings = append(findings, f)
@@ -114,8 +114,12 @@ func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gate
 }
 
 // selectListeners returns the listeners that ref's sectionName and port
-// name among those of its parent (all of them when it names neither).
+// name among those of its parent (all of them, the slice itself, when it
+// names neither; callers only read it).
 func selectListeners(ref gwv1.ParentReference, listeners []*listenerResult) []*listenerResult {
+	if ref.SectionName == nil && ref.Port == nil {
+		return listeners
+	}
 	var selected []*listenerResult
 	for _, l := range listeners {
 		if ref.SectionName != nil && *ref.SectionName != l.spec.Name {
@@ -185,10 +189,13 @@ func (w *world) attachToParent(r routeInfo, ref gwv1.ParentReference, p *parentR
 		return falseCond(accepted, string(gwv1.RouteReasonNoMatchingParent),
 			fmt.Sprintf("%s has no listener%s%s", p.name(), describeSelection(ref), listenerSetHint(ref, p))), nil
 	}
-	var allowed []*listenerResult
-	for _, l := range selected {
-		if w.listenerAllows(l, r) {
-			allowed = append(allowed, l)
+	allowed := selected
+	if i := slices.IndexFunc(selected, func(l *listenerResult) bool { return !w.listenerAllows(l, r) }); i >= 0 {
+		allowed = slices.Clone(selected[:i])
+		for _, l := range selected[i+1:] {
+			if w.listenerAllows(l, r) {
+				allowed = append(allowed, l)
+			}
 		}
 	}
 	if len(allowed) == 0 {

@@ -41,7 +41,7 @@ type world struct {
 	// clusters memoises cluster, a function of the world and a Service
 	// port. It and assumed are the only fields written after newWorld
 	// returns.
-	clusters map[clusterMemoKey]ir.Cluster
+	clusters map[clusterMemoKey]*ir.Cluster
 }
 
 func newWorld(in Input, opts Options) *world {
@@ -59,7 +59,7 @@ func newWorld(in Input, opts Options) *world {
 		slicesByImport: make(map[types.NamespacedName][]*discoveryv1.EndpointSlice, len(in.ServiceImports)),
 		grantsByNS:     make(map[string][]*gwv1.ReferenceGrant),
 		assumed:        newAssumptions(),
-		clusters:       make(map[clusterMemoKey]ir.Cluster),
+		clusters:       make(map[clusterMemoKey]*ir.Cluster, len(in.Services)+len(in.ServiceImports)),
 	}
 	for _, c := range in.GatewayClasses {
 		w.classes[c.Name] = c
