@@ -27,10 +27,20 @@ import (
 // listeners, and gets a warning. parents[i] are the parent results of
 // routes[i]; they are changed in place, before status and the IR are built
 // from them.
+//
+// Only routes that conflictCandidates finds take part in the ordered pass:
+// the others keep every attachment and take no hostname another kind's
+// route wants, whatever the order.
 func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentResult) []diag.Finding {
-	order := make([]claimOrder, 0, len(routes))
+	return w.resolveKindConflictsAmong(routes, parents, conflictCandidates(routes, parents))
+}
+
+// resolveKindConflictsAmong runs the ordered pass over the HTTPRoutes and
+// GRPCRoutes routes[i] for which candidate[i] is set.
+func (w *world) resolveKindConflictsAmong(routes []*routeResult, parents [][]*parentResult, candidate []bool) []diag.Finding {
+	var order []claimOrder
 	for i, r := range routes {
-		if r.info.kind == "HTTPRoute" || r.info.kind == "GRPCRoute" {
+		if candidate[i] && (r.info.kind == "HTTPRoute" || r.info.kind == "GRPCRoute") {
 			t := r.info.meta.CreationTimestamp.Time
 			order = append(order, claimOrder{sec: t.Unix(), nsec: t.Nanosecond(), info: &r.info, index: i})
 		}
@@ -78,6 +88,57 @@ func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentR
 		}
 	}
 	return findings
+}
+
+// conflictCandidates marks the HTTPRoutes and GRPCRoutes with an attachment
+// whose hostnames intersect those of an attachment of a route of the other
+// kind on the same listener, in any order. An unmarked route is never
+// refused, and its claims never refuse another route: a claim that would
+// refuse one intersects it, and hostnamesIntersect is symmetric, so both
+// would be marked. The earliest claim that refuses a marked route is
+// therefore marked too, and the ordered pass over the marked routes alone
+// gives the same result and messages as over all of them.
+func conflictCandidates(routes []*routeResult, parents [][]*parentResult) []bool {
+	type side struct {
+		ix     claimIndex
+		owners []int // the route of each claim of ix
+	}
+	type sides struct{ http, grpc side }
+	byListener := map[*listenerResult]*sides{}
+	for i, r := range routes {
+		if r.info.kind != "HTTPRoute" && r.info.kind != "GRPCRoute" {
+			continue
+		}
+		for _, p := range parents[i] {
+			for _, a := range p.attached {
+				ls := byListener[a.listener]
+				if ls == nil {
+					ls = &sides{}
+					byListener[a.listener] = ls
+				}
+				s := &ls.http
+				if r.info.kind == "GRPCRoute" {
+					s = &ls.grpc
+				}
+				s.ix.add(hostClaim{route: r.info, hostnames: a.hostnames})
+				s.owners = append(s.owners, i)
+			}
+		}
+	}
+	candidate := make([]bool, len(routes))
+	for _, ls := range byListener {
+		if len(ls.http.owners) == 0 || len(ls.grpc.owners) == 0 {
+			continue
+		}
+		for _, pair := range [][2]*side{{&ls.http, &ls.grpc}, {&ls.grpc, &ls.http}} {
+			for pos, c := range pair[0].ix.claims {
+				if _, ok := pair[1].ix.firstIntersecting(c.hostnames); ok {
+					candidate[pair[0].owners[pos]] = true
+				}
+			}
+		}
+	}
+	return candidate
 }
 
 // claimOrder is a route's place in the order routes claim hostnames:
