@@ -151,7 +151,7 @@ func qualifiedKind(group, kind string) string {
 // once per Translate (see world.clusters) and shared: nothing modifies a
 // cluster once built.
 func (w *world) cluster(obj backendObject, port int) *ir.Cluster {
-	mk := clusterMemoKey{obj.key, port}
+	mk := clusterMemoKey{obj.src, port}
 	if c, ok := w.clusters[mk]; ok {
 		return c
 	}
@@ -160,12 +160,13 @@ func (w *world) cluster(obj backendObject, port int) *ir.Cluster {
 	return c
 }
 
-// clusterMemoKey names a port of a Service or ServiceImport by its index
-// in the object's ports: an object's existing ports never change (an
-// assumed one only gains ports), so the index says which port it is.
+// clusterMemoKey names a port of a Service or ServiceImport by the object
+// (backendObject.src) and the port's index in its ports: an object's
+// existing ports never change (an assumed one only gains ports), so the
+// index says which port it is.
 type clusterMemoKey struct {
-	backendKey
-	port int
+	object any
+	port   int
 }
 
 func (w *world) buildCluster(key backendKey, port corev1.ServicePort) *ir.Cluster {

@@ -51,7 +51,7 @@ func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedRoute) ir.Gat
 
 // gatewayClusters are the clusters the routes forward to, by name.
 func gatewayClusters(routes []attachedRoute) []ir.Cluster {
-	var out []ir.Cluster
+	var byName []*ir.Cluster // sorted as pointers: a cluster is large
 	at := make(map[string]int, len(routes))
 	for _, ar := range routes {
 		for j, c := range ar.route.clusters {
@@ -59,14 +59,21 @@ func gatewayClusters(routes []attachedRoute) []ir.Cluster {
 				continue // the same cluster again: see world.cluster
 			}
 			if i, ok := at[c.Name]; ok {
-				out[i] = *c
+				byName[i] = c
 				continue
 			}
-			at[c.Name] = len(out)
-			out = append(out, *c)
+			at[c.Name] = len(byName)
+			byName = append(byName, c)
 		}
 	}
-	slices.SortFunc(out, func(a, b ir.Cluster) int { return cmp.Compare(a.Name, b.Name) })
+	if len(byName) == 0 {
+		return nil
+	}
+	slices.SortFunc(byName, func(a, b *ir.Cluster) int { return cmp.Compare(a.Name, b.Name) })
+	out := make([]ir.Cluster, len(byName))
+	for i, c := range byName {
+		out[i] = *c
+	}
 	return out
 }
 
