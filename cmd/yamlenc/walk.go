@@ -2,7 +2,9 @@ package yamlenc
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"time"
@@ -13,16 +15,17 @@ import (
 // The walker writes a Go value as YAML by reflection, straight through the
 // emitter, without the JSON and the tree that Marshal once went through. It
 // follows encoding/json's rules for what gwsim prints (exported fields,
-// json tag names, omitempty and omitzero, pointers, interfaces, slices,
-// arrays, maps with string keys, strings, bools, integers and
-// metav1.Time), so that the YAML is that of the value's JSON encoding. Any
-// other value (a json.Marshaler or encoding.TextMarshaler, a float, a
-// []byte, a struct with embedded fields, a map with keys outside printable
-// ASCII; see byJSON and planStruct) is encoded with encoding/json, parsed
-// and written from the tree, as before. So is a string outside printable
-// ASCII, one string at a time, so that its scalar is what the parser reads
-// from its JSON encoding (invalid UTF-8, U+0085 and control characters
-// included).
+// json tag names, omitempty and omitzero, promoted embedded structs,
+// pointers, interfaces, slices, arrays, maps with string keys, strings,
+// bools, integers and metav1.Time), so that the YAML is that of the
+// value's JSON encoding. Any other value (a json.Marshaler or
+// encoding.TextMarshaler, a float, a []byte, a struct with fields that
+// encoding/json resolves by its own rules, a map with keys outside
+// printable ASCII; see classify and planStruct) is encoded with
+// encoding/json, parsed and written from the tree, as before. So is a
+// string outside printable ASCII, one string at a time, so that its scalar
+// is what the parser reads from its JSON encoding (invalid UTF-8, U+0085
+// and control characters included).
 
 // maxPointers is how many pointers and interfaces deep the walker follows
 // before it hands the value to encoding/json, which detects cycles there.
@@ -191,6 +194,9 @@ func (w *walker) parseJSON(v reflect.Value) (*tree, node, error) {
 	j, err := json.Marshal(x)
 	if err != nil {
 		return nil, node{}, fmt.Errorf("error marshaling into JSON: %w", err)
+	}
+	if len(j) >= math.MaxInt32 {
+		return nil, node{}, errors.New("yamlenc: a value encodes to 2 GiB of JSON or more")
 	}
 	t := &tree{src: string(j)}
 	p := &parser{t: t, src: t.src, depth: w.depth}

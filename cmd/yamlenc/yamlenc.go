@@ -95,45 +95,30 @@ func (enc *Encoder) walker(e *emitter) *walker {
 	return &walker{e: e, types: &enc.types}
 }
 
-// marshalJSONPath is Marshal as it was before the builder: encoding/json,
+// marshalJSONPath is Marshal as it was before the walker: encoding/json,
 // then the parser. Tests compare the two.
 func marshalJSONPath(v any) ([]byte, error) {
 	j, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling into JSON: %w", err)
 	}
-	return convert(j, nil)
+	return convert(j)
 }
 
-// convert turns compact JSON, as encoding/json writes it, into YAML. It
-// writes the YAML to w, or returns it when w is nil.
-func convert(j []byte, w io.Writer) ([]byte, error) {
+// convert turns compact JSON, as encoding/json writes it, into YAML.
+func convert(j []byte) ([]byte, error) {
 	if len(j) >= math.MaxInt32 {
 		// The tree indexes with int32; such documents are not worth a
 		// second code path.
-		y, err := yaml.JSONToYAML(j)
-		if err != nil || w == nil {
-			return y, err
-		}
-		_, err = w.Write(y)
-		return nil, err
+		return yaml.JSONToYAML(j)
 	}
-	// The tree refers to spans of one string; the copy costs a memmove,
-	// small next to parsing.
 	t, root, err := parse(string(j))
 	if err != nil {
 		return nil, err
 	}
-	size := len(j) + len(j)/4 + 16
-	if w != nil {
-		size = min(size, flushSize+4096)
-	}
-	e := newEmitter(t, make([]byte, 0, size), w)
+	e := newEmitter(t, make([]byte, 0, len(j)+len(j)/4+16), nil)
 	if err := e.document(root); err != nil {
 		return nil, err
-	}
-	if w != nil {
-		return nil, nil
 	}
 	return e.out, nil
 }
