@@ -2,8 +2,10 @@ package bench_test
 
 import (
 	"context"
-	"github.com/gwsim/gwsim/bench/benchset"
+	"runtime"
 	"testing"
+
+	"github.com/gwsim/gwsim/bench/benchset"
 
 	"github.com/gwsim/gwsim/offline"
 	"github.com/gwsim/gwsim/offline/load"
@@ -39,20 +41,44 @@ func BenchmarkDecodeNoValidation(b *testing.B) {
 }
 
 // BenchmarkStore builds the indexed store offline.Run reconciles against.
+// It also reports the heap a built store keeps beyond the loaded objects
+// it shares (retained-B/route): its indexes and its copies of the
+// objects' top levels, which the collector scans for as long as the store
+// lives.
 func BenchmarkStore(b *testing.B) {
-	benchset.ForEachSize(b, func(b *testing.B, dir string, _ int) {
+	benchset.ForEachSize(b, func(b *testing.B, dir string, routes int) {
 		l := loadDir(b, dir)
+		retained := retainedBytes(func() any { return newStore(b, l) })
 		for b.Loop() {
 			newStore(b, l)
 		}
+		b.ReportMetric(float64(retained)/float64(routes), "retained-B/route")
 	})
+}
+
+// retainedBytes is the live heap that the value build returns keeps
+// reachable: the heap after a collection with it, less the heap after a
+// collection before it was built.
+func retainedBytes(build func() any) int64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	kept := build()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(kept)
+	return int64(after.HeapAlloc) - int64(before.HeapAlloc)
 }
 
 // BenchmarkReconcile runs the reconcilers to fixpoint on a fresh store
 // (built outside the timer) and reports the passes it took.
+//
+// retained-B/route is the heap a settled store keeps beyond the loaded
+// objects: BenchmarkStore's, with the statuses the reconcilers wrote.
 func BenchmarkReconcile(b *testing.B) {
-	benchset.ForEachSize(b, func(b *testing.B, dir string, _ int) {
+	benchset.ForEachSize(b, func(b *testing.B, dir string, routes int) {
 		l := loadDir(b, dir)
+		retained := retainedBytes(func() any { return reconciled(b, l) })
 		passes := 0
 		for b.Loop() {
 			b.StopTimer()
@@ -64,6 +90,7 @@ func BenchmarkReconcile(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(passes), "passes")
+		b.ReportMetric(float64(retained)/float64(routes), "retained-B/route")
 	})
 }
 

@@ -12,12 +12,11 @@ func renderIR(w io.Writer, f format, model ir.IR) error {
 	if f == formatJSON || len(model.Gateways) == 0 {
 		return writeData(w, f, model)
 	}
-	// Gateway by Gateway: the encoder holds the whole JSON of what it is
-	// given, and the IR of a large input is hundreds of megabytes; a few
-	// Gateways encode at once, on the cores there are. The bytes are the
-	// same as encoding model at once, since a block sequence under a
-	// top-level key is not indented: "gateways:" followed by each Gateway
-	// encoded as a one-item sequence.
+	// Gateway by Gateway, a few at once on the cores there are, each
+	// into a buffer of its own and written in order (writeOrdered). The
+	// bytes are the same as encoding model at once, since a block sequence
+	// under a top-level key is not indented: "gateways:" followed by each
+	// Gateway encoded as a one-item sequence.
 	if _, err := io.WriteString(w, "gateways:\n"); err != nil {
 		return err
 	}

@@ -34,12 +34,20 @@ type routeRow struct {
 // precedence order within each virtual host.
 func routeRows(model ir.IR) []routeRow {
 	rows := []routeRow{}
+	eachRouteRow(model, func(r *routeRow) { rows = append(rows, *r) })
+	return rows
+}
+
+// eachRouteRow calls f with each row of routeRows in turn, without keeping
+// them; f must not keep r, which the next call overwrites.
+func eachRouteRow(model ir.IR, f func(r *routeRow)) {
+	var row routeRow
 	for _, gw := range model.Gateways {
 		for _, l := range gw.Listeners {
 			sets := listenerSets(l)
 			for _, vh := range l.VirtualHosts {
 				for _, r := range vh.Routes {
-					rows = append(rows, routeRow{
+					row = routeRow{
 						Gateway:     gw.Name,
 						Port:        l.Port,
 						Protocol:    l.Protocol,
@@ -50,13 +58,15 @@ func routeRows(model ir.IR) []routeRow {
 						Filters:     r.Filters,
 						Action:      r.Action,
 						Origin:      r.Origin,
-					})
+					}
+					f(&row)
 				}
 			}
-			rows = append(rows, l4RouteRows(gw.Name, l, sets)...)
+			for _, r := range l4RouteRows(gw.Name, l, sets) {
+				f(&r)
+			}
 		}
 	}
-	return rows
 }
 
 // listenerSets maps the names of a port's listeners that come from a
@@ -89,24 +99,27 @@ type routesDoc struct {
 // renderRoutes prints the resolved routes that pass the view's filters as
 // a table (text, wide) or as data.
 func renderRoutes(w io.Writer, f format, model ir.IR, view routesView) error {
-	rows := []routeRow{}
-	for _, r := range routeRows(model) {
-		if view.keep(r) {
-			rows = append(rows, r)
-		}
-	}
 	switch f {
 	case formatText, formatWide:
-		return renderRoutesTable(w, rows, f == formatWide, view)
+		return renderRoutesTable(w, model, f == formatWide, view)
 	}
+	rows := []routeRow{}
+	eachRouteRow(model, func(r *routeRow) {
+		if view.keep(*r) {
+			rows = append(rows, *r)
+		}
+	})
 	return writeData(w, f, routesDoc{Routes: rows})
 }
 
 // renderRoutesTable prints one line per route, or a single explanatory line
 // when there is none. The default table fits tableWidth, with ROUTE next to
-// MATCH; the wide one has every column and cuts nothing.
-func renderRoutesTable(w io.Writer, rows []routeRow, wide bool, view routesView) error {
-	if len(rows) == 0 {
+// MATCH; the wide one has every column and cuts nothing. The rows are
+// walked twice (table.stream), never held.
+func renderRoutesTable(w io.Writer, model ir.IR, wide bool, view routesView) error {
+	found := false
+	eachRouteRow(model, func(r *routeRow) { found = found || view.keep(*r) })
+	if !found {
 		msg := "No routes: no accepted Gateway has an attached route."
 		if view.filtered() {
 			msg = "No routes match the filters."
@@ -115,23 +128,32 @@ func renderRoutesTable(w io.Writer, rows []routeRow, wide bool, view routesView)
 		return err
 	}
 	t := table{noHeaders: view.NoHeaders}
+	var cells func(r *routeRow, out []string)
 	if wide {
 		t.columns = []column{{header: "GATEWAY"}, {header: "PORT/PROTO"}, {header: "LISTENER"}, {header: "HOST"},
 			{header: "MATCH"}, {header: "ROUTE"}, {header: "BACKENDS"}, {header: "FILTERS"}}
-		for _, r := range rows {
-			t.rows = append(t.rows, []string{r.gatewayCell(), r.portCell(), orDash(r.Listener), orDash(r.Hostname),
-				r.matchCell(), formatOrigin(r.Origin), r.actionCell(), filtersCell(r.Filters, r.Action)})
+		cells = func(r *routeRow, out []string) {
+			out[0], out[1], out[2], out[3] = r.gatewayCell(), r.portCell(), orDash(r.Listener), orDash(r.Hostname)
+			out[4], out[5], out[6], out[7] = r.matchCell(), formatOrigin(r.Origin), r.actionCell(), filtersCell(r.Filters, r.Action)
 		}
-		return t.write(w)
+	} else {
+		t.maxWidth = tableWidth
+		t.columns = []column{{header: "GATEWAY", elide: cutEnd}, {header: "PORT/PROTO"}, {header: "HOST", elide: cutEnd},
+			{header: "MATCH", elide: cutEnd}, {header: "ROUTE", elide: cutLast}, {header: "BACKENDS", elide: cutEnd}}
+		cells = func(r *routeRow, out []string) {
+			out[0], out[1], out[2] = r.gatewayCell(), r.portCell(), orDash(r.Hostname)
+			out[3], out[4], out[5] = r.matchCell(), formatOrigin(r.Origin), r.shortActionCell()
+		}
 	}
-	t.maxWidth = tableWidth
-	t.columns = []column{{header: "GATEWAY", elide: cutEnd}, {header: "PORT/PROTO"}, {header: "HOST", elide: cutEnd},
-		{header: "MATCH", elide: cutEnd}, {header: "ROUTE", elide: cutLast}, {header: "BACKENDS", elide: cutEnd}}
-	for _, r := range rows {
-		t.rows = append(t.rows, []string{r.gatewayCell(), r.portCell(), orDash(r.Hostname),
-			r.matchCell(), formatOrigin(r.Origin), r.shortActionCell()})
-	}
-	return t.write(w)
+	row := make([]string, len(t.columns))
+	return t.stream(w, func(emit func([]string)) {
+		eachRouteRow(model, func(r *routeRow) {
+			if view.keep(*r) {
+				cells(r, row)
+				emit(row)
+			}
+		})
+	})
 }
 
 // portCell renders the PORT/PROTO column.

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
+	"github.com/gwsim/gwsim/cmd/yamlenc"
 	"github.com/gwsim/gwsim/offline/scheme"
 )
 
@@ -22,8 +24,8 @@ type statusObject struct {
 	APIVersion string         `json:"apiVersion"`
 	Kind       string         `json:"kind"`
 	Metadata   statusMetadata `json:"metadata"`
-	// Status is the object's status: for YAML, as encoding/json writes it
-	// (the YAML writer sorts keys itself, fast); for JSON, decoded into
+	// Status is the object's status: for YAML, a pointer to the object's
+	// own status, which yamlenc reads in place; for JSON, decoded into
 	// maps, which encoding/json writes with sorted keys.
 	Status any `json:"status"`
 }
@@ -40,33 +42,112 @@ type statusList struct {
 	Items      []statusObject `json:"items"`
 }
 
+// statusChunk is how many objects one piece of the YAML status stream
+// holds: pieces are encoded on every core and written in order.
+const statusChunk = 256
+
 // renderStatus prints the status of every Gateway API object that has one,
 // sorted by kind, namespace and name: a `---` separated YAML stream for text
 // and yaml, a v1 List for json.
 func renderStatus(w io.Writer, f format, objs []client.Object) error {
-	items, err := statusObjects(objs, f)
+	if f == formatJSON {
+		items, err := statusObjects(objs, f)
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, statusList{APIVersion: "v1", Kind: "List", Items: items})
+	}
+	items, err := statusEntries(objs)
 	if err != nil {
 		return err
 	}
-	if f == formatJSON {
-		return writeJSON(w, statusList{APIVersion: "v1", Kind: "List", Items: items})
-	}
-	for i, it := range items {
-		if i > 0 {
-			if _, err := io.WriteString(w, "---\n"); err != nil {
-				return err
+	// Every printed object is preceded by "---" but the first; pieces do
+	// not know whether the pieces before them printed anything, so each
+	// writes the separator and the first one written is dropped.
+	out := &dropPrefix{w: w, prefix: "---\n"}
+	return writeOrdered(out, (len(items)+statusChunk-1)/statusChunk, func(i int, buf *bytes.Buffer) error {
+		enc := yamlenc.NewEncoder(buf)
+		for _, it := range items[i*statusChunk : min(len(items), (i+1)*statusChunk)] {
+			empty, err := enc.Empty(it.Status)
+			if err != nil {
+				return statusError(it, err)
+			}
+			if empty {
+				continue
+			}
+			buf.WriteString("---\n")
+			if err := enc.Encode(it); err != nil {
+				return statusError(it, err)
 			}
 		}
-		if err := writeYAML(w, it); err != nil {
-			return err
+		return nil
+	})
+}
+
+// dropPrefix writes to w what it is given but prefix, the first time it
+// starts the bytes written.
+type dropPrefix struct {
+	w       io.Writer
+	prefix  string
+	dropped bool
+}
+
+func (d *dropPrefix) Write(p []byte) (int, error) {
+	n := 0
+	if !d.dropped && len(p) > 0 {
+		if !bytes.HasPrefix(p, []byte(d.prefix)) {
+			return 0, fmt.Errorf("bug: output does not start with %q", d.prefix)
 		}
+		d.dropped = true
+		n, p = len(d.prefix), p[len(d.prefix):]
 	}
-	return nil
+	m, err := d.w.Write(p)
+	return n + m, err
+}
+
+func statusError(it statusObject, err error) error {
+	return fmt.Errorf("encoding the status of %s %s/%s: %w", it.Kind, it.Metadata.Namespace, it.Metadata.Name, err)
 }
 
 // statusObjects selects the Gateway API objects whose status says something
 // and strips them to type, name and status.
 func statusObjects(objs []client.Object, f format) ([]statusObject, error) {
+	items, err := statusEntries(objs)
+	if err != nil {
+		return nil, err
+	}
+	kept := items[:0]
+	enc := yamlenc.NewEncoder(nil)
+	for _, it := range items {
+		if f != formatJSON {
+			empty, err := enc.Empty(it.Status)
+			if err != nil {
+				return nil, statusError(it, err)
+			}
+			if !empty {
+				kept = append(kept, it)
+			}
+			continue
+		}
+		status, err := json.Marshal(it.Status)
+		if err != nil {
+			return nil, statusError(it, err)
+		}
+		var generic any
+		if err := json.Unmarshal(status, &generic); err != nil {
+			return nil, fmt.Errorf("reading the status of %s %s/%s: %w", it.Kind, it.Metadata.Namespace, it.Metadata.Name, err)
+		}
+		if !isEmptyValue(generic) {
+			it.Status = generic
+			kept = append(kept, it)
+		}
+	}
+	return kept, nil
+}
+
+// statusEntries returns the Gateway API objects that have a status,
+// sorted, each with a pointer to its status (which may be empty).
+func statusEntries(objs []client.Object) ([]statusObject, error) {
 	s := scheme.New()
 	items := []statusObject{}
 	kinds := map[reflect.Type]schema.GroupVersionKind{}
@@ -86,25 +167,11 @@ func statusObjects(objs []client.Object, f format) ([]statusObject, error) {
 		if !field.IsValid() {
 			continue
 		}
-		status, err := json.Marshal(field.Interface())
-		if err != nil {
-			return nil, fmt.Errorf("encoding the status of %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
-		}
-		var generic any
-		if err := json.Unmarshal(status, &generic); err != nil {
-			return nil, fmt.Errorf("reading the status of %s %s/%s: %w", gvk.Kind, obj.GetNamespace(), obj.GetName(), err)
-		}
-		if isEmptyValue(generic) {
-			continue
-		}
-		if f != formatJSON {
-			generic = json.RawMessage(status)
-		}
 		items = append(items, statusObject{
 			APIVersion: gvk.GroupVersion().String(),
 			Kind:       gvk.Kind,
 			Metadata:   statusMetadata{Name: obj.GetName(), Namespace: obj.GetNamespace()},
-			Status:     generic,
+			Status:     field.Addr().Interface(),
 		})
 	}
 	slices.SortFunc(items, func(a, b statusObject) int {

@@ -49,33 +49,79 @@ type table struct {
 	maxWidth  int
 }
 
-// write prints the table.
+// write prints the table's rows.
 func (t table) write(w io.Writer) error {
-	lines := t.rows
-	if !t.noHeaders {
-		header := make([]string, len(t.columns))
-		for i, c := range t.columns {
-			header[i] = c.header
+	return t.stream(w, func(row func([]string)) {
+		for _, cells := range t.rows {
+			row(cells)
 		}
-		lines = append([][]string{header}, t.rows...)
+	})
+}
+
+// stream prints the rows that each calls row with, in that order. It calls
+// each twice: once to size the columns, once to write the lines, so that a
+// table of many rows holds one row at a time, not every cell.
+func (t table) stream(w io.Writer, each func(row func([]string))) error {
+	sizes := newColumnSizes(len(t.columns))
+	if !t.noHeaders {
+		sizes.add(t.header())
 	}
-	widths := t.widths(lines)
-	var b strings.Builder
-	for _, cells := range lines {
-		b.Reset()
+	each(sizes.add)
+	widths := t.widths(sizes)
+	var line []byte
+	var err error
+	writeLine := func(cells []string) {
+		if err != nil {
+			return
+		}
+		line = line[:0]
 		for i, cell := range cells {
 			cell = cutCell(cell, widths[i], t.columns[i].elide)
-			b.WriteString(cell)
+			line = append(line, cell...)
 			if i < len(cells)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)+2))
+				for range widths[i] - utf8.RuneCountInString(cell) + 2 {
+					line = append(line, ' ')
+				}
 			}
 		}
-		b.WriteByte('\n')
-		if _, err := io.WriteString(w, b.String()); err != nil {
-			return err
-		}
+		line = append(line, '\n')
+		_, err = w.Write(line)
 	}
-	return nil
+	if !t.noHeaders {
+		writeLine(t.header())
+	}
+	each(writeLine)
+	return err
+}
+
+func (t table) header() []string {
+	header := make([]string, len(t.columns))
+	for i, c := range t.columns {
+		header[i] = c.header
+	}
+	return header
+}
+
+// columnSizes counts, per column, the cells of each length in runes: all
+// that choosing the widths needs to know of the cells.
+type columnSizes struct {
+	natural []int   // the widest cell
+	count   [][]int // count[col][n] is the number of cells n runes long
+}
+
+func newColumnSizes(columns int) *columnSizes {
+	return &columnSizes{natural: make([]int, columns), count: make([][]int, columns)}
+}
+
+func (s *columnSizes) add(cells []string) {
+	for i, cell := range cells {
+		n := utf8.RuneCountInString(cell)
+		if n >= len(s.count[i]) {
+			s.count[i] = append(s.count[i], make([]int, n+1-len(s.count[i]))...)
+		}
+		s.count[i][n]++
+		s.natural[i] = max(s.natural[i], n)
+	}
 }
 
 // widths returns each column's width: its widest cell, unless the table
@@ -84,16 +130,8 @@ func (t table) write(w io.Writer) error {
 // not enough. Among the layouts that fit, the one that cuts the fewest
 // cells wins, then the one that cuts the fewest characters: a column of
 // short names keeps them whole while one long cell elsewhere is cut.
-func (t table) widths(lines [][]string) []int {
-	lengths := make([][]int, len(t.columns))
-	natural := make([]int, len(t.columns))
-	for _, cells := range lines {
-		for i, cell := range cells {
-			n := utf8.RuneCountInString(cell)
-			lengths[i] = append(lengths[i], n)
-			natural[i] = max(natural[i], n)
-		}
-	}
+func (t table) widths(sizes *columnSizes) []int {
+	natural := sizes.natural
 	if t.maxWidth <= 0 || sum(natural)+2*(len(natural)-1) <= t.maxWidth {
 		return natural
 	}
@@ -107,7 +145,7 @@ func (t table) widths(lines [][]string) []int {
 				fit = append(fit, i)
 			}
 		}
-		if out, ok := t.fit(natural, lengths, fit, budget); ok {
+		if out, ok := t.fit(natural, sizes.count, fit, budget); ok {
 			return out
 		}
 	}
@@ -128,7 +166,7 @@ func (a cutCost) less(b cutCost) bool {
 // least cutCost, by dynamic programming over the budget; each column may
 // take any width from its minimum to its widest cell.
 // It reports false when even the minimum widths do not fit.
-func (t table) fit(natural []int, lengths [][]int, cols []int, budget int) ([]int, bool) {
+func (t table) fit(natural []int, counts [][]int, cols []int, budget int) ([]int, bool) {
 	if budget < 0 {
 		return nil, false
 	}
@@ -141,7 +179,7 @@ func (t table) fit(natural []int, lengths [][]int, cols []int, budget int) ([]in
 	best[0] = state{ok: true}
 	for _, i := range cols {
 		least := min(natural[i], max(minElidedWidth, utf8.RuneCountInString(t.columns[i].header)))
-		costs := cutCosts(lengths[i], least, natural[i])
+		costs := cutCosts(counts[i], least, natural[i])
 		next := make([]state, budget+1)
 		for used, s := range best {
 			if !s.ok {
@@ -176,20 +214,18 @@ func (t table) fit(natural []int, lengths [][]int, cols []int, budget int) ([]in
 }
 
 // cutCosts returns the cost of each width from least to most for a column
-// of cells of these lengths, from a count of cells per length, so that a
-// table of many rows costs one pass over them.
-func cutCosts(lengths []int, least, most int) []cutCost {
-	count := make([]int, most+1)
-	for _, n := range lengths {
-		count[n]++
-	}
+// whose cells of each length count[n] gives, so that a table of many rows
+// costs one pass over its lengths.
+func cutCosts(count []int, least, most int) []cutCost {
 	costs := make([]cutCost, most-least+1)
 	// Walking down from the widest, longer tracks the cells longer than w
 	// and runes what they lose at w.
 	longer, runes := 0, 0
 	for w := most; w >= least; w-- {
 		costs[w-least] = cutCost{longer, runes}
-		longer += count[w]
+		if w < len(count) {
+			longer += count[w]
+		}
 		runes += longer
 	}
 	return costs

@@ -114,7 +114,11 @@ func TestRoutesTableFitsExamples(t *testing.T) {
 // TestCutCosts checks the counted costs against cutting each cell.
 func TestCutCosts(t *testing.T) {
 	lengths := []int{3, 20, 20, 7, 16, 25}
-	got := cutCosts(lengths, 5, 25)
+	count := make([]int, 26)
+	for _, n := range lengths {
+		count[n]++
+	}
+	got := cutCosts(count, 5, 25)
 	for w := 5; w <= 25; w++ {
 		var want cutCost
 		for _, n := range lengths {

@@ -1,12 +1,9 @@
 package cmd
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"sync"
 
-	"github.com/gwsim/gwsim/internal/crash"
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
@@ -57,34 +54,19 @@ func renderTranslate(w io.Writer, f format, out outcome) error {
 		{"IR", func(w io.Writer) error { return renderIR(w, formatYAML, out.Result.Output.IR) }},
 		{"Status", func(w io.Writer) error { return renderStatus(w, formatYAML, out.Result.Objects) }},
 	}
-	// The sections are independent. Status renders into a buffer of its
-	// own in the background while routes and IR are written straight out,
-	// so that a large run renders on two cores without holding all of its
-	// output (hundreds of megabytes at 100k routes) in memory.
-	var status bytes.Buffer
-	var statusErr error
-	var wg sync.WaitGroup
-	last := len(sections) - 1
-	var bug crash.First
-	wg.Go(func() { bug.Catch(func() { statusErr = sections[last].render(&status) }) })
+	// Each section is written straight to w, in order, and renders on
+	// every core within itself (writeOrdered), so that a large run holds a
+	// few pieces of its output in memory, never a whole section.
 	for i, s := range sections {
 		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintf(w, "== %s ==\n", s.title)
-		if i == last {
-			wg.Wait()
-			bug.Raise()
-			if statusErr != nil {
-				return statusErr
-			}
-			if _, err := status.WriteTo(w); err != nil {
+			if _, err := io.WriteString(w, "\n"); err != nil {
 				return err
 			}
-			continue
+		}
+		if _, err := fmt.Fprintf(w, "== %s ==\n", s.title); err != nil {
+			return err
 		}
 		if err := s.render(w); err != nil {
-			wg.Wait()
 			return err
 		}
 	}

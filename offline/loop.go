@@ -71,7 +71,12 @@ func Reconcile(ctx context.Context, c client.Client, sources diag.Sources, opts 
 }
 
 func reconcileWith(ctx context.Context, c client.Client, sources diag.Sources, opts Options, tf controller.TranslateFunc) (int, error) {
-	w := newWatcher(c, controller.Indexes())
+	return reconcileThrough(ctx, newWatcher(c, controller.Indexes()), sources, opts, tf)
+}
+
+// reconcileThrough is reconcileWith with the watcher given: the reconcilers
+// read and write through w.
+func reconcileThrough(ctx context.Context, w *watcher, sources diag.Sources, opts Options, tf controller.TranslateFunc) (int, error) {
 	env := controller.Env{Client: w, Options: opts.Translate, Sources: sources, OtherObjects: opts.OtherObjects, Translate: tf}
 	return fixpoint(ctx, w, targets(env), opts.maxPasses(), opts.workers(), opts.afterChange)
 }

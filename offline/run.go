@@ -68,10 +68,14 @@ func run(ctx context.Context, objs []client.Object, sources diag.Sources, opts O
 		return nil, err
 	}
 	opts.stage("store")
+	// Every write of the loop goes through w (nothing else holds c), so
+	// its write count tells the speculation whether the world moved.
+	w := newWatcher(c, controller.Indexes())
 	spec := newSpeculation(ctx, c, objs, sources, opts, tf)
+	spec.writes = w.writeCount
 	defer spec.cancel()
 	opts.afterChange = spec.start
-	passes, err := reconcileWith(ctx, c, sources, opts, tf)
+	passes, err := reconcileThrough(ctx, w, sources, opts, tf)
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,10 @@
 package offline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 
@@ -19,7 +21,9 @@ import (
 // an unchanged resourceVersion means an unchanged object, which spares
 // comparing the content of the many objects a pass did not write.
 type snapshot struct {
-	state  map[diag.ObjectRef]client.Object
+	// objs are the objects of each kind, in namespace/name order; byKind
+	// their refs, in the same order.
+	objs   map[string][]client.Object
 	byKind map[string][]diag.ObjectRef
 }
 
@@ -27,20 +31,30 @@ type snapshot struct {
 // a store never changes a stored object in place, so they keep describing
 // the moment of the snapshot.
 func takeSnapshot(ctx context.Context, c client.Reader, ts []target) (snapshot, error) {
-	s := snapshot{state: map[diag.ObjectRef]client.Object{}, byKind: map[string][]diag.ObjectRef{}}
+	s := snapshot{objs: map[string][]client.Object{}, byKind: map[string][]diag.ObjectRef{}}
 	for _, t := range ts {
 		objs, err := controller.ListObjects(ctx, c, t.newList(), controller.CachedRead)
 		if err != nil {
 			return snapshot{}, fmt.Errorf("listing %ss: %w", t.kind, err)
 		}
-		for _, o := range objs {
-			ref := diag.ObjectRef{Kind: t.kind, Namespace: o.GetNamespace(), Name: o.GetName()}
-			s.state[ref] = o
-			s.byKind[t.kind] = append(s.byKind[t.kind], ref)
+		if len(objs) == 0 {
+			continue
 		}
-		slices.SortFunc(s.byKind[t.kind], diag.ObjectRef.Compare)
+		if !slices.IsSortedFunc(objs, compareKeys) {
+			slices.SortFunc(objs, compareKeys)
+		}
+		refs := make([]diag.ObjectRef, len(objs))
+		for i, o := range objs {
+			refs[i] = diag.ObjectRef{Kind: t.kind, Namespace: o.GetNamespace(), Name: o.GetName()}
+		}
+		s.objs[t.kind], s.byKind[t.kind] = objs, refs
 	}
 	return s, nil
+}
+
+// compareKeys orders objects by namespace, then name.
+func compareKeys(a, b client.Object) int {
+	return cmp.Or(cmp.Compare(a.GetNamespace(), b.GetNamespace()), cmp.Compare(a.GetName(), b.GetName()))
 }
 
 // sameState reports whether two reads of one object agree on generation
@@ -64,23 +78,39 @@ func statusOf(o client.Object) any {
 	return o
 }
 
-// refs returns the objects of kind in namespace/name order.
-func (s snapshot) refs(kind string) []diag.ObjectRef { return s.byKind[kind] }
-
 // diff returns the objects whose recorded content differs, or that exist in
-// only one of the snapshots, sorted.
+// only one of the snapshots, sorted. Each kind's two listings are walked
+// side by side in namespace/name order.
 func (s snapshot) diff(o snapshot) []diag.ObjectRef {
+	kinds := slices.Sorted(maps.Keys(s.objs))
+	for k := range o.objs {
+		if _, ok := s.objs[k]; !ok {
+			kinds = append(kinds, k)
+		}
+	}
+	slices.Sort(kinds)
 	var out []diag.ObjectRef
-	for ref, st := range s.state {
-		if other, ok := o.state[ref]; !ok || !sameState(st, other) {
-			out = append(out, ref)
+	for _, kind := range kinds {
+		a, b := s.objs[kind], o.objs[kind]
+		ref := func(obj client.Object) diag.ObjectRef {
+			return diag.ObjectRef{Kind: kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
+		}
+		for i, j := 0, 0; i < len(a) || j < len(b); {
+			switch {
+			case j == len(b) || (i < len(a) && compareKeys(a[i], b[j]) < 0):
+				out = append(out, ref(a[i]))
+				i++
+			case i == len(a) || compareKeys(a[i], b[j]) > 0:
+				out = append(out, ref(b[j]))
+				j++
+			default:
+				if !sameState(a[i], b[j]) {
+					out = append(out, ref(a[i]))
+				}
+				i++
+				j++
+			}
 		}
 	}
-	for ref := range o.state {
-		if _, ok := s.state[ref]; !ok {
-			out = append(out, ref)
-		}
-	}
-	slices.SortFunc(out, diag.ObjectRef.Compare)
 	return out
 }

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -81,4 +82,64 @@ func TestSpeculationKeepsUnchangedGuess(t *testing.T) {
 	if got != guess.res {
 		t.Error("an unchanged world did not reuse the guess")
 	}
+}
+
+// TestSpeculationCountsWrites checks the speculation of a run, which
+// counts the writes made through the loop's watcher: with none since the
+// guess started, the guess is used without reading the world again; after
+// one, the world is read again.
+func TestSpeculationCountsWrites(t *testing.T) {
+	ctx := context.Background()
+	objs := []client.Object{gatewayClass("cls", ours), gateway("ns", "gw", "cls"), httpRoute("ns", "r", "gw")}
+	c, err := IndexedStore(scheme.New(), objs, controller.Indexes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := &listCounter{Client: c}
+	w := newWatcher(counted, controller.Indexes())
+	s := newSpeculation(ctx, counted, objs, nil, testOptions(), stubTranslate)
+	s.writes = w.writeCount
+	defer s.cancel()
+
+	s.start()
+	guess := <-s.pending
+	s.pending <- guess
+	lists := counted.lists.Load()
+	got, err := s.result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != guess.res || counted.lists.Load() != lists {
+		t.Errorf("with nothing written, result read the world again (%d Lists) or did not use the guess", counted.lists.Load()-lists)
+	}
+
+	s.start()
+	guess = <-s.pending
+	s.pending <- guess
+	route := &gwv1.HTTPRoute{}
+	if err := w.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "r"}, route); err != nil {
+		t.Fatal(err)
+	}
+	route.Status.Parents = []gwv1.RouteParentStatus{{ControllerName: ours, ParentRef: gwv1.ParentReference{Name: "gw"}}}
+	if err := w.Status().Update(ctx, route); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := s.result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh == guess.res || sameObjects(guess.res.Objects, fresh.Objects) {
+		t.Error("a guess taken before a status write was used after it")
+	}
+}
+
+// listCounter counts the Lists made through it.
+type listCounter struct {
+	client.Client
+	lists atomic.Int64
+}
+
+func (c *listCounter) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	c.lists.Add(1)
+	return c.Client.List(ctx, list, opts...)
 }

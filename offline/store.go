@@ -26,10 +26,16 @@ var (
 // IndexedStore builds gwsim's own indexed store (offline/store). It
 // shares the contents of objs rather than deep-copying them
 // (WithSharedObjects): the objects of a run are not modified by anyone.
+// Indexes that read no status are registered as such, so that status
+// writes do not extract their values again.
 func IndexedStore(s *runtime.Scheme, objs []client.Object, idx []controller.Index) (client.Client, error) {
 	b := store.NewBuilder(s).WithSharedObjects(objs...)
 	for _, i := range idx {
-		b = b.WithIndex(i.Object, i.Field, i.Extract)
+		if i.ReadsStatus {
+			b = b.WithIndex(i.Object, i.Field, i.Extract)
+		} else {
+			b = b.WithSpecIndex(i.Object, i.Field, i.Extract)
+		}
 	}
 	c, err := b.Build()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -46,6 +47,10 @@ type watcher struct {
 	// requeues are the indexes whose values name objects to requeue, by
 	// the Go type of the indexed objects.
 	requeues map[reflect.Type][]controller.Index
+
+	// writes counts the writes made through the watcher, successful or
+	// not (see writeCount).
+	writes atomic.Uint64
 
 	mu sync.Mutex
 	// pending are the current pass's requests not started yet.
@@ -128,9 +133,15 @@ func (w *watcher) touch(req diag.ObjectRef, writer any) {
 	w.next[req] = true
 }
 
+// writeCount is the number of writes made through the watcher so far. A
+// write is counted when it returns, so that a count read after the
+// writers are done covers everything they wrote.
+func (w *watcher) writeCount() uint64 { return w.writes.Load() }
+
 // statusWritten records a status write of obj, whose stored state before
 // the write was old (nil if unknown).
 func (w *watcher) statusWritten(ctx context.Context, old, obj client.Object) {
+	w.writes.Add(1)
 	kind := w.kindOf(obj)
 	writer := ctx.Value(writerKey{})
 	w.mu.Lock()
@@ -171,6 +182,7 @@ func changedValues(extract client.IndexerFunc, old, obj client.Object) []string 
 
 // anyWritten records a write that requeues every object.
 func (w *watcher) anyWritten() {
+	w.writes.Add(1)
 	w.mu.Lock()
 	w.all = true
 	w.mu.Unlock()
@@ -254,6 +266,7 @@ func (s statusWatcher) Create(ctx context.Context, obj, sub client.Object, opts 
 func (s statusWatcher) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
 	old := s.w.stored(ctx, obj)
 	if err := s.inner.Update(ctx, obj, opts...); err != nil {
+		s.w.writes.Add(1)
 		return err
 	}
 	s.w.statusWritten(ctx, old, obj)
@@ -262,6 +275,7 @@ func (s statusWatcher) Update(ctx context.Context, obj client.Object, opts ...cl
 
 func (s statusWatcher) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
 	if err := s.inner.Patch(ctx, obj, patch, opts...); err != nil {
+		s.w.writes.Add(1)
 		return err
 	}
 	s.w.statusWritten(ctx, nil, obj)

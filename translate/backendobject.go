@@ -84,6 +84,10 @@ func backendNoun(clusterKind string) string {
 type backendObject struct {
 	key   backendKey
 	ports []corev1.ServicePort
+	// src is what the object was read from (the input's *corev1.Service or
+	// *mcsv1alpha1.ServiceImport, or the assumed *backendObject): a
+	// pointer, so that memos keyed by it hash no strings.
+	src any
 }
 
 // inputBackend returns the object k names when the input holds it. A key
@@ -92,11 +96,11 @@ func (w *world) inputBackend(k backendKey) (backendObject, bool) {
 	switch k.Kind {
 	case "":
 		if svc, ok := w.services[k.NamespacedName]; ok {
-			return backendObject{key: k, ports: svc.Spec.Ports}, true
+			return backendObject{key: k, ports: svc.Spec.Ports, src: svc}, true
 		}
 	case serviceImportKind:
 		if si, ok := w.serviceImports[k.NamespacedName]; ok {
-			return backendObject{key: k, ports: importPorts(si)}, true
+			return backendObject{key: k, ports: importPorts(si), src: si}, true
 		}
 	}
 	return backendObject{}, false

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -37,10 +38,9 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 	if ref.Namespace != nil {
 		ns = string(*ref.Namespace)
 	}
-	name := ns + "/" + string(ref.Name)
 	invalid := func(reason, msg string) backendResult {
 		return backendResult{
-			backend: ir.WeightedBackend{Weight: weight, Invalid: reason, Ref: backendRefName(group, kind, name, ref.Port)},
+			backend: ir.WeightedBackend{Weight: weight, Invalid: reason, Ref: backendRefName(group, kind, ns+"/"+string(ref.Name), ref.Port)},
 			reason:  reason,
 			message: fmt.Sprintf("%s: %s", field, msg),
 		}
@@ -73,11 +73,11 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 	if i < 0 {
 		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("%s has no %s %d", key, portNoun(r.kind), port))
 	}
-	c := w.cluster(key, obj.ports[i])
+	c := w.cluster(obj, i)
 	if msg := unsupportedAppProtocol(c.Protocol, r.kind, c.TLS != nil); msg != "" {
 		return invalid(string(gwv1.RouteReasonUnsupportedProtocol), fmt.Sprintf("%s %s %d: %s", key, portNoun(r.kind), port, msg))
 	}
-	return backendResult{backend: ir.WeightedBackend{Cluster: c.Name, Weight: weight}, cluster: &c}
+	return backendResult{backend: ir.WeightedBackend{Cluster: c.Name, Weight: weight}, cluster: c}
 }
 
 // useBackend programs a backend that resolved, for every route kind: its
@@ -85,7 +85,7 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 // recorded for ResolvedRefs, and a NoReadyEndpoints finding says when the
 // input shows it has no ready endpoint. It returns the weight it takes.
 func (w *world) useBackend(res *routeResult, b backendResult, field string) int32 {
-	res.clusters = append(res.clusters, *b.cluster)
+	res.clusters = append(res.clusters, b.cluster)
 	if u, ok := unmetBackendTLS(b, field); ok {
 		res.unmetTLS = append(res.unmetTLS, u)
 	}
@@ -146,11 +146,35 @@ func qualifiedKind(group, kind string) string {
 // with the ready endpoints of the object's EndpointSlices on the port that
 // the object's port maps to (matched by port name, as kube-proxy does),
 // and the BackendTLSPolicy settings that apply to the port.
-func (w *world) cluster(key backendKey, port corev1.ServicePort) ir.Cluster {
-	c := ir.Cluster{
-		Name:    clusterName(key, port),
+//
+// Every backendRef to the same port gets the same cluster, so it is built
+// once per Translate (see world.clusters) and shared: nothing modifies a
+// cluster once built.
+func (w *world) cluster(obj backendObject, port int) *ir.Cluster {
+	mk := clusterMemoKey{obj.src, port}
+	if c, ok := w.clusters[mk]; ok {
+		return c
+	}
+	c := w.buildCluster(obj.key, obj.ports[port])
+	w.clusters[mk] = c
+	return c
+}
+
+// clusterMemoKey names a port of a Service or ServiceImport by the object
+// (backendObject.src) and the port's index in its ports: an object's
+// existing ports never change (an assumed one only gains ports), so the
+// index says which port it is.
+type clusterMemoKey struct {
+	object any
+	port   int
+}
+
+func (w *world) buildCluster(key backendKey, port corev1.ServicePort) *ir.Cluster {
+	name, service := clusterName(key, port)
+	c := &ir.Cluster{
+		Name:    name,
 		Kind:    key.Kind,
-		Service: key.NamespacedName.String(),
+		Service: service,
 		Port:    port.Port,
 	}
 	if key.Kind == serviceImportKind {
@@ -160,6 +184,9 @@ func (w *world) cluster(key backendKey, port corev1.ServicePort) ir.Cluster {
 		c.Protocol = *port.AppProtocol
 	}
 	c.TLS = w.backendTLS.forPort(key, port)
+	if w.opts.StatusOnly {
+		return c // endpoints only matter to the IR and to findings
+	}
 	owned := w.slicesOf(key)
 	for _, es := range owned {
 		target, ok := slicePort(es, port.Name)
@@ -188,15 +215,18 @@ func (w *world) cluster(key backendKey, port corev1.ServicePort) ir.Cluster {
 // and UDP). A ServiceImport's clusters carry its group/Kind first, as
 // other kinds' do, since a Service and the ServiceImport of its ClusterSet
 // usually share namespace and name.
-func clusterName(key backendKey, port corev1.ServicePort) string {
-	name := fmt.Sprintf("%s:%d", key.NamespacedName, port.Port)
-	if port.Protocol != "" && port.Protocol != corev1.ProtocolTCP {
-		name += "/" + string(port.Protocol)
-	}
+// It also returns the object's "ns/name", which the name holds: the two
+// share their bytes.
+func clusterName(key backendKey, port corev1.ServicePort) (name, object string) {
+	var kind, proto string
 	if key.Kind != "" {
-		name = key.Kind + "/" + name
+		kind = key.Kind + "/"
 	}
-	return name
+	if port.Protocol != "" && port.Protocol != corev1.ProtocolTCP {
+		proto = "/" + string(port.Protocol)
+	}
+	name = kind + key.Namespace + "/" + key.Name + ":" + strconv.Itoa(int(port.Port)) + proto
+	return name, name[len(kind) : len(kind)+len(key.Namespace)+1+len(key.Name)]
 }
 
 // slicePort finds the port of an EndpointSlice that serves the Service port

@@ -39,6 +39,9 @@ import (
 // addPolicyAncestors adds to st the ancestor entry of every policy that
 // Gateway gr (laid out as g) reaches.
 func (w *world) addPolicyAncestors(st map[types.NamespacedName][]gwv1.PolicyAncestorStatus, gr *gatewayResult, g ir.Gateway) {
+	if len(w.backendTLS.policies) == 0 {
+		return
+	}
 	reached := map[*policyResult]map[int]bool{}
 	for _, c := range g.Clusters {
 		key, port, ok := w.clusterPort(c)
@@ -80,7 +83,7 @@ func (w *world) clusterPort(c ir.Cluster) (backendKey, corev1.ServicePort, bool)
 		return backendKey{}, corev1.ServicePort{}, false
 	}
 	for _, p := range obj.ports {
-		if clusterName(obj.key, p) == c.Name {
+		if name, _ := clusterName(obj.key, p); name == c.Name {
 			return obj.key, p, true
 		}
 	}

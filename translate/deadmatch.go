@@ -19,8 +19,7 @@ import (
 // when identical matches of routes in different namespaces meet, a warning
 // on both routes. Like Superseded for L4 routes, the routes stay Accepted:
 // the spec has no condition for this, so only a finding can say it.
-func (w *world) deadMatchFindings(g ir.Gateway) []diag.Finding {
-	routes := w.routeFacts()
+func (w *world) deadMatchFindings(g ir.Gateway, routes *routeFacts) []diag.Finding {
 	var out []diag.Finding
 	for _, grp := range groupShadowed(shadow.Find(ir.IR{Gateways: []ir.Gateway{g}})) {
 		dead, win := grp.Dead, grp.Winner
@@ -50,29 +49,39 @@ type routeFact struct {
 	matches []int
 }
 
-func (w *world) routeFacts() map[diag.ObjectRef]routeFact {
-	out := map[diag.ObjectRef]routeFact{}
-	for _, r := range w.in.HTTPRoutes {
-		f := routeFact{created: r.CreationTimestamp}
-		for _, rule := range r.Spec.Rules {
-			f.matches = append(f.matches, len(rule.Matches))
-		}
-		out[diag.ObjectRef{Kind: "HTTPRoute", Namespace: r.Namespace, Name: r.Name}] = f
-	}
-	for _, r := range w.in.GRPCRoutes {
-		f := routeFact{created: r.CreationTimestamp}
-		for _, rule := range r.Spec.Rules {
-			f.matches = append(f.matches, len(rule.Matches))
-		}
-		out[diag.ObjectRef{Kind: "GRPCRoute", Namespace: r.Namespace, Name: r.Name}] = f
-	}
-	return out
+// routeFacts holds the routeFact of every HTTPRoute and GRPCRoute of the
+// input. It is built on first use, since most Gateways have no dead match,
+// and once per Translate: every Gateway's findings read the same facts.
+type routeFacts struct {
+	in    *Input
+	byRef map[diag.ObjectRef]routeFact
 }
 
-func (w *world) matchFinding(routes map[diag.ObjectRef]routeFact, o ir.Origin, reason, msg string) diag.Finding {
+func (f *routeFacts) of(ref diag.ObjectRef) routeFact {
+	if f.byRef == nil {
+		f.byRef = make(map[diag.ObjectRef]routeFact, len(f.in.HTTPRoutes)+len(f.in.GRPCRoutes))
+		for _, r := range f.in.HTTPRoutes {
+			fact := routeFact{created: r.CreationTimestamp, matches: make([]int, len(r.Spec.Rules))}
+			for i, rule := range r.Spec.Rules {
+				fact.matches[i] = len(rule.Matches)
+			}
+			f.byRef[diag.ObjectRef{Kind: "HTTPRoute", Namespace: r.Namespace, Name: r.Name}] = fact
+		}
+		for _, r := range f.in.GRPCRoutes {
+			fact := routeFact{created: r.CreationTimestamp, matches: make([]int, len(r.Spec.Rules))}
+			for i, rule := range r.Spec.Rules {
+				fact.matches[i] = len(rule.Matches)
+			}
+			f.byRef[diag.ObjectRef{Kind: "GRPCRoute", Namespace: r.Namespace, Name: r.Name}] = fact
+		}
+	}
+	return f.byRef[ref]
+}
+
+func (w *world) matchFinding(routes *routeFacts, o ir.Origin, reason, msg string) diag.Finding {
 	ref := originRef(o)
 	return diag.Finding{Severity: diag.Warning, Object: ref, Source: w.in.Sources.Of(ref),
-		Field: matchField(routes[ref], o), Reason: reason, Message: msg}
+		Field: matchField(routes.of(ref), o), Reason: reason, Message: msg}
 }
 
 func originRef(o ir.Origin) diag.ObjectRef {
@@ -90,11 +99,11 @@ func matchField(f routeFact, o ir.Origin) string {
 
 // identicalRule says which precedence rule breaks the tie between two
 // identical matches, as compareHTTPRoutes and compareGRPCRoutes apply it.
-func identicalRule(routes map[diag.ObjectRef]routeFact, dead, win ir.Origin) string {
+func identicalRule(routes *routeFacts, dead, win ir.Origin) string {
 	if originRef(dead) == originRef(win) {
 		return "identical match; within a route the earlier rule and match win"
 	}
-	switch compareCreation(routes[originRef(win)].created, routes[originRef(dead)].created) {
+	switch compareCreation(routes.of(originRef(win)).created, routes.of(originRef(dead)).created) {
 	case -1:
 		return "identical match; the older route wins"
 	case 0:
@@ -106,7 +115,7 @@ func identicalRule(routes map[diag.ObjectRef]routeFact, dead, win ir.Origin) str
 }
 
 // relationRule says why the winner covers the dead match.
-func relationRule(routes map[diag.ObjectRef]routeFact, s shadow.Shadowed) string {
+func relationRule(routes *routeFacts, s shadow.Shadowed) string {
 	switch s.Relation {
 	case shadow.Identical:
 		return identicalRule(routes, s.Dead, s.Winner)

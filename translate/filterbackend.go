@@ -18,7 +18,7 @@ func (w *world) filterBackend(res *routeResult, ref gwv1.BackendObjectReference,
 	if b.reason != "" {
 		return "", b.reason, []backendResult{b}
 	}
-	res.clusters = append(res.clusters, *b.cluster)
+	res.clusters = append(res.clusters, b.cluster)
 	return b.cluster.Name, "", nil
 }
 

@@ -23,9 +23,11 @@ type gatewayResult struct {
 	sets []*listenerSetResult
 	// backendTLS is what spec.tls.backend resolves to.
 	backendTLS gatewayBackendTLS
+	// nsName is "namespace/name", which every route's messages repeat.
+	nsName string
 }
 
-func (g *gatewayResult) name() string { return g.gateway.Namespace + "/" + g.gateway.Name }
+func (g *gatewayResult) name() string { return g.nsName }
 
 // evaluateGateway decides g's listeners, or explains why gwsim does not
 // handle g at all.
@@ -58,6 +60,7 @@ func (w *world) evaluateGateway(g *gwv1.Gateway) (*gatewayResult, []diag.Finding
 		}
 	}
 	gr := &gatewayResult{
+		nsName:     g.Namespace + "/" + g.Name,
 		gateway:    g,
 		class:      class,
 		listeners:  w.evaluateListeners(g),

@@ -23,17 +23,15 @@ type grpcMethodKey struct {
 // The spec counts characters and does not say how a RegularExpression
 // method match ranks; gwsim counts the characters of the expression as
 // written, so an expression is ranked like an exact name of its length.
-func compareGRPCRoutes(a, b routeEntry) int {
-	return cmp.Or(
+func compareGRPCRoutes(a, b *routeEntry) int {
+	if c := cmp.Or(
 		cmp.Compare(len(b.grpc.service), len(a.grpc.service)),
 		cmp.Compare(len(b.grpc.method), len(a.grpc.method)),
 		cmp.Compare(len(b.route.Match.Headers), len(a.route.Match.Headers)),
-		compareCreation(a.created, b.created),
-		cmp.Compare(a.route.Origin.Namespace, b.route.Origin.Namespace),
-		cmp.Compare(a.route.Origin.Name, b.route.Origin.Name),
-		cmp.Compare(a.route.Origin.Rule, b.route.Origin.Rule),
-		cmp.Compare(a.route.Origin.Match, b.route.Origin.Match),
-	)
+	); c != 0 {
+		return c
+	}
+	return compareEntryTies(a, b)
 }
 
 // grpcKey returns the gRPC method key of match j of the rule, empty for

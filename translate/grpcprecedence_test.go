@@ -9,8 +9,8 @@ import (
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
-func grpcEntry(service, method string, headers int, created int64, ns, name string, rule, match int) routeEntry {
-	e := routeEntry{
+func grpcEntry(service, method string, headers int, created int64, ns, name string, rule, match int) *routeEntry {
+	e := &routeEntry{
 		route: ir.Route{Origin: ir.Origin{Kind: "GRPCRoute", Namespace: ns, Name: name, Rule: rule, Match: match}},
 		grpc:  grpcMethodKey{service: service, method: method},
 	}
@@ -28,7 +28,7 @@ func grpcEntry(service, method string, headers int, created int64, ns, name stri
 func TestGRPCPrecedenceRules(t *testing.T) {
 	tests := []struct {
 		rule          string
-		winner, loser routeEntry
+		winner, loser *routeEntry
 	}{
 		{"more service characters", grpcEntry("pkg.Svc", "", 0, 200, "z", "z", 1, 1), grpcEntry("a.Svc", "LongMethod", 5, 100, "a", "a", 0, 0)},
 		{"a service beats none", grpcEntry("s", "", 0, 0, "n", "z", 0, 0), grpcEntry("", "LongMethod", 3, 0, "n", "a", 0, 0)},
@@ -42,7 +42,7 @@ func TestGRPCPrecedenceRules(t *testing.T) {
 		{"earlier match", grpcEntry("", "", 0, 0, "a", "a", 0, 0), grpcEntry("", "", 0, 0, "a", "a", 0, 1)},
 	}
 	for _, tt := range tests {
-		for name, compare := range map[string]func(a, b routeEntry) int{"compareGRPCRoutes": compareGRPCRoutes, "compareRouteEntries": compareRouteEntries} {
+		for name, compare := range map[string]func(a, b *routeEntry) int{"compareGRPCRoutes": compareGRPCRoutes, "compareRouteEntries": compareRouteEntries} {
 			if got := compare(tt.winner, tt.loser); got >= 0 {
 				t.Errorf("%s: %s: winner does not take precedence (compare = %d)", tt.rule, name, got)
 			}

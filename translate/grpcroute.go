@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -20,13 +21,13 @@ import (
 func (w *world) translateGRPCRoute(r *gwv1.GRPCRoute) *routeResult {
 	res := &routeResult{generation: r.Generation, info: routeInfo{
 		kind:       "GRPCRoute",
-		meta:       r.ObjectMeta,
+		meta:       &r.ObjectMeta,
 		parentRefs: r.Spec.ParentRefs,
 		hostnames:  r.Spec.Hostnames,
 	}}
 	var refProblems []backendResult
 	for i, rule := range r.Spec.Rules {
-		field := fmt.Sprintf("spec.rules[%d]", i)
+		field := "spec.rules[" + strconv.Itoa(i) + "]"
 		hr, problems, invalid := w.httpRule(res, asHTTPRule(rule), field)
 		refProblems = append(refProblems, problems...)
 		var matchProblem ruleProblem

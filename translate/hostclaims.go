@@ -33,7 +33,9 @@ type claimIndex struct {
 	wildcards map[string]int
 	// suffixes files every name under each proper suffix of its
 	// wildcard-trimmed form that starts at a dot ("x.a.b" under ".a.b" and
-	// ".b"): a wildcard ".a.b" covers exactly the names filed there.
+	// ".b"): a wildcard ".a.b" covers exactly the names filed there. Only
+	// a wildcard asks it, so it is built (from every claim so far) when the
+	// first wildcard asks, and kept up to date from then on; nil before.
 	suffixes map[string]int
 	// catchAll is the earliest claim of "*", which intersects everything.
 	catchAll int
@@ -47,11 +49,12 @@ type claimIndex struct {
 
 func (ix *claimIndex) add(c hostClaim) {
 	if ix.exact == nil {
-		ix.exact, ix.wildcards, ix.suffixes = map[string]int{}, map[string]int{}, map[string]int{}
+		ix.exact, ix.wildcards = map[string]int{}, map[string]int{}
 		ix.catchAll, ix.named = -1, -1
 	}
 	pos := len(ix.claims)
 	ix.claims = append(ix.claims, c)
+	ix.fileSuffixes(c, pos)
 	if ix.named < 0 && len(c.hostnames) > 0 {
 		ix.named = pos
 	}
@@ -75,9 +78,41 @@ func (ix *claimIndex) add(c hostClaim) {
 			}
 			fileFirst(ix.wildcards, rest, pos)
 		}
-		for _, s := range dotSuffixes(strings.TrimPrefix(h, "*")) {
-			fileFirst(ix.suffixes, s, pos)
+	}
+}
+
+// fileSuffixes files the names of claim c, at pos, in suffixes once that
+// is built.
+func (ix *claimIndex) fileSuffixes(c hostClaim, pos int) {
+	if ix.suffixes == nil {
+		return
+	}
+	for _, h := range c.hostnames {
+		h = strings.ToLower(h)
+		if h == CatchAll {
+			continue
 		}
+		if rest, ok := strings.CutPrefix(h, "*"); ok && !strings.HasPrefix(rest, ".") {
+			continue // an odd wildcard: see odd
+		}
+		name := strings.TrimPrefix(h, "*")
+		for i := 1; i < len(name); i++ {
+			if name[i] == '.' {
+				fileFirst(ix.suffixes, name[i:], pos)
+			}
+		}
+	}
+}
+
+// buildSuffixes builds suffixes from every claim so far, in order, as add
+// would have filed them.
+func (ix *claimIndex) buildSuffixes() {
+	if ix.suffixes != nil {
+		return
+	}
+	ix.suffixes = map[string]int{}
+	for pos, c := range ix.claims {
+		ix.fileSuffixes(c, pos)
 	}
 }
 
@@ -103,9 +138,14 @@ func (ix *claimIndex) firstIntersecting(hosts []string) (hostClaim, bool) {
 		pos, ok := ix.exact[h]
 		consider(pos, ok)
 		// Claimed wildcards that cover h.
-		for _, s := range dotSuffixes(strings.TrimPrefix(h, "*")) {
-			pos, ok := ix.wildcards[s]
-			consider(pos, ok)
+		if len(ix.wildcards) > 0 {
+			name := strings.TrimPrefix(h, "*")
+			for i := 1; i < len(name); i++ {
+				if name[i] == '.' {
+					pos, ok := ix.wildcards[name[i:]]
+					consider(pos, ok)
+				}
+			}
 		}
 		// Claimed names that h, a wildcard, covers.
 		if rest, ok := strings.CutPrefix(h, "*"); ok {
@@ -119,6 +159,7 @@ func (ix *claimIndex) firstIntersecting(hosts []string) (hostClaim, bool) {
 				}
 				continue
 			}
+			ix.buildSuffixes()
 			pos, ok := ix.suffixes[rest]
 			consider(pos, ok)
 		}
@@ -142,16 +183,4 @@ func fileFirst(m map[string]int, key string, pos int) {
 	if _, ok := m[key]; !ok {
 		m[key] = pos
 	}
-}
-
-// dotSuffixes lists the suffixes of name that start at a dot and are
-// shorter than name: "x.a.b" gives ".a.b" and ".b"; ".a.b" gives ".b".
-func dotSuffixes(name string) []string {
-	var out []string
-	for i := 1; i < len(name); i++ {
-		if name[i] == '.' {
-			out = append(out, name[i:])
-		}
-	}
-	return out
 }

@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -68,7 +69,7 @@ func (w *world) httpFilters(res *routeResult, filters []gwv1.HTTPRouteFilter, fi
 		res.findings = append(res.findings, w.routeFinding(res.info, diag.Warning, ff, reason, msg+"; the filter is left out of the IR"))
 	}
 	for i, f := range filters {
-		ff := fmt.Sprintf("%s[%d]", field, i)
+		ff := field + "[" + strconv.Itoa(i) + "]"
 		if msg := filterValueProblem(f); msg != "" {
 			leaveOut(ff, string(gwv1.RouteReasonUnsupportedValue), msg)
 			continue

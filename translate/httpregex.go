@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -20,23 +21,23 @@ func regexProblem(matches []gwv1.HTTPRouteMatch, field string) ruleProblem {
 			message: fmt.Sprintf("%s: %q is not a valid RE2 regular expression: %v", f, value, err)}
 	}
 	for i, m := range matches {
-		mf := fmt.Sprintf("%s.matches[%d]", field, i)
+		mf := func() string { return field + ".matches[" + strconv.Itoa(i) + "]" }
 		if p := m.Path; p != nil && p.Type != nil && *p.Type == gwv1.PathMatchRegularExpression && p.Value != nil {
 			if _, err := regexp.Compile(*p.Value); err != nil {
-				return bad(mf+".path.value", *p.Value, err)
+				return bad(mf()+".path.value", *p.Value, err)
 			}
 		}
 		for j, h := range m.Headers {
 			if h.Type != nil && *h.Type == gwv1.HeaderMatchRegularExpression {
 				if _, err := regexp.Compile(h.Value); err != nil {
-					return bad(fmt.Sprintf("%s.headers[%d].value", mf, j), h.Value, err)
+					return bad(fmt.Sprintf("%s.headers[%d].value", mf(), j), h.Value, err)
 				}
 			}
 		}
 		for j, q := range m.QueryParams {
 			if q.Type != nil && *q.Type == gwv1.QueryParamMatchRegularExpression {
 				if _, err := regexp.Compile(q.Value); err != nil {
-					return bad(fmt.Sprintf("%s.queryParams[%d].value", mf, j), q.Value, err)
+					return bad(fmt.Sprintf("%s.queryParams[%d].value", mf(), j), q.Value, err)
 				}
 			}
 		}

@@ -1,8 +1,8 @@
 package translate
 
 import (
-	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -26,13 +26,19 @@ type httpRule struct {
 func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
 	res := &routeResult{generation: r.Generation, info: routeInfo{
 		kind:       "HTTPRoute",
-		meta:       r.ObjectMeta,
+		meta:       &r.ObjectMeta,
 		parentRefs: r.Spec.ParentRefs,
 		hostnames:  r.Spec.Hostnames,
 	}}
+	res.rules = make([]httpRule, 0, len(r.Spec.Rules))
+	backendRefs := 0
+	for _, rule := range r.Spec.Rules {
+		backendRefs += len(rule.BackendRefs)
+	}
+	res.clusters = make([]*ir.Cluster, 0, backendRefs)
 	var refProblems []backendResult
 	for i, rule := range r.Spec.Rules {
-		hr, problems, invalid := w.httpRule(res, rule, fmt.Sprintf("spec.rules[%d]", i))
+		hr, problems, invalid := w.httpRule(res, rule, "spec.rules["+strconv.Itoa(i)+"]")
 		refProblems = append(refProblems, problems...)
 		if invalid.reason != "" {
 			hr.dropped = true
@@ -52,16 +58,27 @@ func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
 // backendRefs' filters', or its settings'); such a rule is not converted
 // further, since it programs nothing.
 func (w *world) httpRule(res *routeResult, rule gwv1.HTTPRouteRule, field string) (httpRule, []backendResult, ruleProblem) {
-	hr := httpRule{matches: HTTPMatches(rule.Matches)}
-	invalid := firstProblem(regexProblem(rule.Matches, field), filterProblem(rule.Filters, field+".filters"))
+	var hr httpRule
+	if !w.opts.StatusOnly {
+		hr.matches = HTTPMatches(rule.Matches) // the IR's alone
+	}
+	invalid := regexProblem(rule.Matches, field)
+	if len(rule.Filters) > 0 {
+		invalid = firstProblem(invalid, filterProblem(rule.Filters, field+".filters"))
+	}
 	for j, ref := range rule.BackendRefs {
-		invalid = firstProblem(invalid, filterProblem(ref.Filters, fmt.Sprintf("%s.backendRefs[%d].filters", field, j)))
+		if len(ref.Filters) > 0 {
+			invalid = firstProblem(invalid, filterProblem(ref.Filters, field+".backendRefs["+strconv.Itoa(j)+"].filters"))
+		}
 	}
 	settings, settingsInvalid := ruleSettings(rule, field)
 	if invalid = firstProblem(invalid, settingsInvalid); invalid.reason != "" {
 		return hr, nil, invalid
 	}
-	fs := w.httpFilters(res, rule.Filters, field+".filters", ruleLevel)
+	var fs filterSet
+	if len(rule.Filters) > 0 {
+		fs = w.httpFilters(res, rule.Filters, field+".filters", ruleLevel)
+	}
 	hr.filters = fs.filters
 	problems := fs.refs
 	if fs.redirect != nil {
@@ -97,12 +114,18 @@ func firstProblem(ps ...ruleProblem) ruleProblem {
 // gets the 500 the spec requires.
 func (w *world) httpBackends(res *routeResult, refs []gwv1.HTTPBackendRef, field string) (ir.Action, []backendResult) {
 	var action ir.Action
+	if len(refs) > 0 {
+		action.Backends = make([]ir.WeightedBackend, 0, len(refs))
+	}
 	var problems []backendResult
 	var usable int32
 	for j, ref := range refs {
-		bf := fmt.Sprintf("%s.backendRefs[%d]", field, j)
+		bf := field + ".backendRefs[" + strconv.Itoa(j) + "]"
 		b := w.resolveBackend(res.info, ref.BackendRef, bf)
-		fs := w.httpFilters(res, ref.Filters, bf+".filters", backendLevel)
+		var fs filterSet
+		if len(ref.Filters) > 0 {
+			fs = w.httpFilters(res, ref.Filters, bf+".filters", backendLevel)
+		}
 		b.backend.Filters = fs.filters
 		problems = append(problems, fs.refs...)
 		switch {

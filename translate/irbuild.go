@@ -38,43 +38,122 @@ func (w *world) buildGatewayIR(gr *gatewayResult, routes []attachedRoute) ir.Gat
 			p.TLS = append(p.TLS, *tls)
 		}
 	}
-	vhosts := map[vhostKey][]routeEntry{}
-	clusters := map[string]ir.Cluster{}
-	for _, ar := range routes {
-		entries := httpEntries(ar.route)
-		vhostAttachments := servedAttachments(ar.parent.attached)
-		if ar.route.l4 != nil {
-			vhostAttachments = nil // connection-level routes: see addL4Routes
-		}
-		for _, att := range vhostAttachments {
-			for _, host := range att.hostnames {
-				k := vhostKey{att.listener.spec.Port, att.listener.id(), host}
-				vhosts[k] = append(vhosts[k], entries...)
-			}
-		}
-		for _, c := range ar.route.clusters {
-			clusters[c.Name] = c
-		}
-	}
-	for k, entries := range vhosts {
-		slices.SortFunc(entries, compareRouteEntries)
-		vh := ir.VirtualHost{Hostname: k.hostname, Listener: k.listener}
-		for _, e := range entries {
-			vh.Routes = append(vh.Routes, e.route)
-		}
-		ports[k.port].VirtualHosts = append(ports[k.port].VirtualHosts, vh)
-	}
+	addVirtualHosts(ports, routes)
+	g.Clusters = gatewayClusters(routes)
 	addL4Routes(ports, routes)
 	for _, p := range ports {
 		finishListener(p)
 		g.Listeners = append(g.Listeners, *p)
 	}
 	slices.SortFunc(g.Listeners, func(a, b ir.Listener) int { return cmp.Compare(a.Port, b.Port) })
-	for _, c := range clusters {
-		g.Clusters = append(g.Clusters, c)
-	}
-	slices.SortFunc(g.Clusters, func(a, b ir.Cluster) int { return cmp.Compare(a.Name, b.Name) })
 	return g
+}
+
+// gatewayClusters are the clusters the routes forward to, by name.
+func gatewayClusters(routes []attachedRoute) []ir.Cluster {
+	var byName []*ir.Cluster // sorted as pointers: a cluster is large
+	at := make(map[string]int, len(routes))
+	for _, ar := range routes {
+		for j, c := range ar.route.clusters {
+			if slices.Contains(ar.route.clusters[:j], c) {
+				continue // the same cluster again: see world.cluster
+			}
+			if i, ok := at[c.Name]; ok {
+				byName[i] = c
+				continue
+			}
+			at[c.Name] = len(byName)
+			byName = append(byName, c)
+		}
+	}
+	if len(byName) == 0 {
+		return nil
+	}
+	slices.SortFunc(byName, func(a, b *ir.Cluster) int { return cmp.Compare(a.Name, b.Name) })
+	out := make([]ir.Cluster, len(byName))
+	for i, c := range byName {
+		out[i] = *c
+	}
+	return out
+}
+
+// addVirtualHosts adds to their ports the virtual hosts the routes' HTTP
+// entries land in, each with its routes in precedence order. A route's
+// entries are built once and shared by every virtual host it serves, and
+// the virtual hosts' route lists are cut from one array: a Gateway with
+// thousands of hostnames costs a few allocations, not a few per hostname.
+func addVirtualHosts(ports map[gwv1.PortNumber]*ir.Listener, routes []attachedRoute) {
+	type span struct {
+		key      vhostKey
+		start, n int
+	}
+	var spans []span
+	spanAt := map[vhostKey]int{}
+	// slots are the span of each (route, attachment, hostname) in the
+	// order the second pass meets them.
+	var slots []int
+	total, entryTotal := 0, 0
+	for _, ar := range routes {
+		if ar.route.l4 == nil { // connection-level routes: see addL4Routes
+			entryTotal += entryCount(ar.route)
+		}
+	}
+	all := make([]routeEntry, 0, entryTotal)
+	entriesOf := make([][]routeEntry, len(routes))
+	for i, ar := range routes {
+		if ar.route.l4 != nil {
+			continue
+		}
+		start := len(all)
+		all = appendHTTPEntries(all, ar.route)
+		entriesOf[i] = all[start:len(all):len(all)]
+		for _, att := range servedAttachments(ar.parent.attached) {
+			for _, host := range att.hostnames {
+				k := vhostKey{att.listener.spec.Port, att.listener.id(), host}
+				j, ok := spanAt[k]
+				if !ok {
+					j = len(spans)
+					spanAt[k] = j
+					spans = append(spans, span{key: k})
+				}
+				spans[j].n += len(entriesOf[i])
+				total += len(entriesOf[i])
+				slots = append(slots, j)
+			}
+		}
+	}
+	start := 0
+	for j := range spans {
+		spans[j].start, start, spans[j].n = start, start+spans[j].n, 0
+	}
+	sorted := make([]*routeEntry, total)
+	next := 0
+	for i, ar := range routes {
+		if ar.route.l4 != nil {
+			continue
+		}
+		for _, att := range servedAttachments(ar.parent.attached) {
+			for range att.hostnames {
+				s := &spans[slots[next]]
+				next++
+				for e := range entriesOf[i] {
+					sorted[s.start+s.n] = &entriesOf[i][e]
+					s.n++
+				}
+			}
+		}
+	}
+	out := make([]ir.Route, total)
+	for _, s := range spans {
+		list := sorted[s.start : s.start+s.n]
+		slices.SortFunc(list, compareRouteEntries)
+		vhRoutes := out[s.start : s.start+s.n : s.start+s.n]
+		for i, e := range list {
+			vhRoutes[i] = e.route
+		}
+		ports[s.key.port].VirtualHosts = append(ports[s.key.port].VirtualHosts,
+			ir.VirtualHost{Hostname: s.key.hostname, Listener: s.key.listener, Routes: vhRoutes})
+	}
 }
 
 type vhostKey struct {
@@ -121,9 +200,19 @@ func listenerTLS(l *listenerResult) *ir.TLS {
 		FrontendValidation: l.frontend}
 }
 
-// httpEntries expands a route into one IR route per rule and match.
-func httpEntries(r *routeResult) []routeEntry {
-	var out []routeEntry
+// entryCount is the number of IR routes appendHTTPEntries makes of r.
+func entryCount(r *routeResult) int {
+	n := 0
+	for _, rule := range r.rules {
+		if !rule.dropped {
+			n += len(rule.matches)
+		}
+	}
+	return n
+}
+
+// appendHTTPEntries expands a route into one IR route per rule and match.
+func appendHTTPEntries(out []routeEntry, r *routeResult) []routeEntry {
 	for i, rule := range r.rules {
 		if rule.dropped {
 			continue

@@ -27,38 +27,49 @@ import (
 // listeners, and gets a warning. parents[i] are the parent results of
 // routes[i]; they are changed in place, before status and the IR are built
 // from them.
+//
+// Only routes that conflictCandidates finds take part in the ordered pass:
+// the others keep every attachment and take no hostname another kind's
+// route wants, whatever the order.
 func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentResult) []diag.Finding {
-	var order []int
+	return w.resolveKindConflictsAmong(routes, parents, conflictCandidates(routes, parents))
+}
+
+// resolveKindConflictsAmong runs the ordered pass over the HTTPRoutes and
+// GRPCRoutes routes[i] for which candidate[i] is set.
+func (w *world) resolveKindConflictsAmong(routes []*routeResult, parents [][]*parentResult, candidate []bool) []diag.Finding {
+	var order []claimOrder
 	for i, r := range routes {
-		if r.info.kind == "HTTPRoute" || r.info.kind == "GRPCRoute" {
-			order = append(order, i)
+		if candidate[i] && (r.info.kind == "HTTPRoute" || r.info.kind == "GRPCRoute") {
+			t := r.info.meta.CreationTimestamp.Time
+			order = append(order, claimOrder{sec: t.Unix(), nsec: t.Nanosecond(), info: &r.info, index: i})
 		}
 	}
-	slices.SortFunc(order, func(i, j int) int {
-		a, b := routes[i].info, routes[j].info
-		return cmp.Or(compareCreation(a.meta.CreationTimestamp, b.meta.CreationTimestamp),
-			cmp.Compare(a.meta.Namespace, b.meta.Namespace), cmp.Compare(a.meta.Name, b.meta.Name),
-			cmp.Compare(a.kind, b.kind))
-	})
+	slices.SortFunc(order, compareClaimOrder)
 	claims := map[*listenerResult]*listenerClaims{}
 	var findings []diag.Finding
-	for _, i := range order {
-		r := routes[i].info
-		for _, p := range parents[i] {
-			var kept []attachment
+	for _, o := range order {
+		r := *o.info
+		for _, p := range parents[o.index] {
+			var kept []attachment // nil while every attachment is kept
 			var refused []string
-			for _, a := range p.attached {
+			for j, a := range p.attached {
 				lc := claims[a.listener]
 				if lc == nil {
 					lc = &listenerClaims{}
 					claims[a.listener] = lc
 				}
 				if why, ok := lc.conflictWith(r.kind, a); ok {
+					if refused == nil {
+						kept = slices.Clone(p.attached[:j])
+					}
 					refused = append(refused, why)
 					continue
 				}
 				lc.add(hostClaim{route: r, hostnames: a.hostnames})
-				kept = append(kept, a)
+				if refused != nil {
+					kept = append(kept, a)
+				}
 			}
 			if len(refused) == 0 {
 				continue
@@ -77,6 +88,75 @@ func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentR
 		}
 	}
 	return findings
+}
+
+// conflictCandidates marks the HTTPRoutes and GRPCRoutes with an attachment
+// whose hostnames intersect those of an attachment of a route of the other
+// kind on the same listener, in any order. An unmarked route is never
+// refused, and its claims never refuse another route: a claim that would
+// refuse one intersects it, and hostnamesIntersect is symmetric, so both
+// would be marked. The earliest claim that refuses a marked route is
+// therefore marked too, and the ordered pass over the marked routes alone
+// gives the same result and messages as over all of them.
+func conflictCandidates(routes []*routeResult, parents [][]*parentResult) []bool {
+	type side struct {
+		ix     claimIndex
+		owners []int // the route of each claim of ix
+	}
+	type sides struct{ http, grpc side }
+	byListener := map[*listenerResult]*sides{}
+	for i, r := range routes {
+		if r.info.kind != "HTTPRoute" && r.info.kind != "GRPCRoute" {
+			continue
+		}
+		for _, p := range parents[i] {
+			for _, a := range p.attached {
+				ls := byListener[a.listener]
+				if ls == nil {
+					ls = &sides{}
+					byListener[a.listener] = ls
+				}
+				s := &ls.http
+				if r.info.kind == "GRPCRoute" {
+					s = &ls.grpc
+				}
+				s.ix.add(hostClaim{route: r.info, hostnames: a.hostnames})
+				s.owners = append(s.owners, i)
+			}
+		}
+	}
+	candidate := make([]bool, len(routes))
+	for _, ls := range byListener {
+		if len(ls.http.owners) == 0 || len(ls.grpc.owners) == 0 {
+			continue
+		}
+		for _, pair := range [][2]*side{{&ls.http, &ls.grpc}, {&ls.grpc, &ls.http}} {
+			for pos, c := range pair[0].ix.claims {
+				if _, ok := pair[1].ix.firstIntersecting(c.hostnames); ok {
+					candidate[pair[0].owners[pos]] = true
+				}
+			}
+		}
+	}
+	return candidate
+}
+
+// claimOrder is a route's place in the order routes claim hostnames:
+// creationTimestamp (as time.Time.Compare orders it: seconds, then
+// nanoseconds), namespace, name, kind.
+type claimOrder struct {
+	sec   int64
+	nsec  int
+	info  *routeInfo
+	index int
+}
+
+func compareClaimOrder(a, b claimOrder) int {
+	if c := cmp.Or(cmp.Compare(a.sec, b.sec), cmp.Compare(a.nsec, b.nsec)); c != 0 {
+		return c
+	}
+	return cmp.Or(cmp.Compare(a.info.meta.Namespace, b.info.meta.Namespace), cmp.Compare(a.info.meta.Name, b.info.meta.Name),
+		cmp.Compare(a.info.kind, b.info.kind))
 }
 
 // hostClaim is a route accepted on a listener with the hostnames it serves

@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -24,7 +25,7 @@ func (w *world) translateTCPRoute(r *gwv1.TCPRoute) *routeResult {
 	for i, rule := range r.Spec.Rules {
 		rules[i] = rule.BackendRefs
 	}
-	info := routeInfo{kind: "TCPRoute", meta: r.ObjectMeta, parentRefs: r.Spec.ParentRefs}
+	info := routeInfo{kind: "TCPRoute", meta: &r.ObjectMeta, parentRefs: r.Spec.ParentRefs}
 	return w.translateL4Route(info, r.Generation, rules)
 }
 
@@ -33,7 +34,7 @@ func (w *world) translateUDPRoute(r *gwv1.UDPRoute) *routeResult {
 	for i, rule := range r.Spec.Rules {
 		rules[i] = rule.BackendRefs
 	}
-	info := routeInfo{kind: "UDPRoute", meta: r.ObjectMeta, parentRefs: r.Spec.ParentRefs}
+	info := routeInfo{kind: "UDPRoute", meta: &r.ObjectMeta, parentRefs: r.Spec.ParentRefs}
 	return w.translateL4Route(info, r.Generation, rules)
 }
 
@@ -71,7 +72,7 @@ func (w *world) l4Backends(res *routeResult, refs []gwv1.BackendRef, field strin
 	var problems []backendResult
 	var usable int32
 	for j, ref := range refs {
-		bf := fmt.Sprintf("%s.backendRefs[%d]", field, j)
+		bf := field + ".backendRefs[" + strconv.Itoa(j) + "]"
 		b := w.resolveBackend(res.info, ref, bf)
 		if b.reason != "" {
 			problems = append(problems, b)

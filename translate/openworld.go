@@ -131,6 +131,7 @@ func (w *world) assumeBackend(key backendKey, port int32, kind gwv1.Kind, by dia
 	b := w.assumed.backends[key]
 	if b == nil {
 		b = &backendObject{key: key}
+		b.src = b
 		w.assumed.backends[key] = b
 	}
 	if servicePortIndex(b.ports, port, kind) < 0 {

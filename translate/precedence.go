@@ -22,7 +22,7 @@ type routeEntry struct {
 // GRPCRoutes never share a virtual host (see kindconflict.go), so entries
 // of different kinds only meet here through a bug; they are still ordered
 // deterministically, by kind name.
-func compareRouteEntries(a, b routeEntry) int {
+func compareRouteEntries(a, b *routeEntry) int {
 	if a.route.Origin.Kind != b.route.Origin.Kind {
 		return cmp.Compare(a.route.Origin.Kind, b.route.Origin.Kind)
 	}
@@ -42,20 +42,33 @@ func compareRouteEntries(a, b routeEntry) int {
 //
 // RegularExpression paths are implementation-specific; gwsim ranks them
 // after Exact and before PathPrefix, longer expressions first.
-func compareHTTPRoutes(a, b routeEntry) int {
-	am, bm := a.route.Match, b.route.Match
-	return cmp.Or(
+func compareHTTPRoutes(a, b *routeEntry) int {
+	am, bm := &a.route.Match, &b.route.Match
+	if c := cmp.Or(
 		cmp.Compare(PathTypeRank(bm.PathType), PathTypeRank(am.PathType)),
 		cmp.Compare(len(bm.Path), len(am.Path)),
 		cmp.Compare(boolRank(bm.Method != ""), boolRank(am.Method != "")),
 		cmp.Compare(len(bm.Headers), len(am.Headers)),
 		cmp.Compare(len(bm.QueryParams), len(am.QueryParams)),
-		compareCreation(a.created, b.created),
-		cmp.Compare(a.route.Origin.Namespace, b.route.Origin.Namespace),
-		cmp.Compare(a.route.Origin.Name, b.route.Origin.Name),
-		cmp.Compare(a.route.Origin.Rule, b.route.Origin.Rule),
-		cmp.Compare(a.route.Origin.Match, b.route.Origin.Match),
-	)
+	); c != 0 {
+		return c
+	}
+	return compareEntryTies(a, b)
+}
+
+// compareEntryTies breaks a precedence tie between two route entries: the
+// oldest creationTimestamp, then namespace/name alphabetically, then, within
+// a route, the earlier rule and match. It is apart from the ranks so that
+// the strings are compared only on a tie.
+func compareEntryTies(a, b *routeEntry) int {
+	if c := compareCreation(a.created, b.created); c != 0 {
+		return c
+	}
+	ao, bo := &a.route.Origin, &b.route.Origin
+	if c := cmp.Compare(ao.Namespace, bo.Namespace); c != 0 {
+		return c
+	}
+	return cmp.Or(cmp.Compare(ao.Name, bo.Name), cmp.Compare(ao.Rule, bo.Rule), cmp.Compare(ao.Match, bo.Match))
 }
 
 // PathTypeRank orders path match types by the precedence HTTPRoute gives

@@ -9,8 +9,8 @@ import (
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
-func entry(pathType, path, method string, headers, queries int, created int64, ns, name string, rule int) routeEntry {
-	e := routeEntry{route: ir.Route{
+func entry(pathType, path, method string, headers, queries int, created int64, ns, name string, rule int) *routeEntry {
+	e := &routeEntry{route: ir.Route{
 		Match:  ir.Match{PathType: pathType, Path: path, Method: method},
 		Origin: ir.Origin{Namespace: ns, Name: name, Rule: rule},
 	}}
@@ -31,7 +31,7 @@ func entry(pathType, path, method string, headers, queries int, created int64, n
 func TestPrecedenceRules(t *testing.T) {
 	tests := []struct {
 		rule          string
-		winner, loser routeEntry
+		winner, loser *routeEntry
 	}{
 		{"exact beats prefix", entry("Exact", "/a", "", 0, 0, 0, "n", "r", 0), entry("PathPrefix", "/abcdef", "", 0, 0, 0, "n", "r", 0)},
 		{"longer prefix", entry("PathPrefix", "/abc", "", 0, 0, 0, "n", "z", 0), entry("PathPrefix", "/ab", "", 5, 5, 0, "n", "a", 0)},

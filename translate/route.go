@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -17,7 +18,7 @@ import (
 // attaches HTTPRoutes, GRPCRoutes, TLSRoutes, TCPRoutes and UDPRoutes.
 type routeInfo struct {
 	kind       gwv1.Kind
-	meta       metav1.ObjectMeta
+	meta       *metav1.ObjectMeta // the route's own, shared: routeInfo is passed by value
 	parentRefs []gwv1.ParentReference
 	hostnames  []gwv1.Hostname
 }
@@ -67,13 +68,13 @@ func (p *parentResult) listeners() []*listenerResult {
 // (directly or through a ListenerSet) produce findings, not parent results:
 // in a cluster no controller would write status for them.
 func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gatewayResult, sets map[types.NamespacedName]*listenerSetResult) ([]*parentResult, []diag.Finding) {
-	var results []*parentResult
+	results := make([]*parentResult, 0, len(r.parentRefs))
 	var findings []diag.Finding
 	if f, ok := w.noParentRefs(r); ok {
 		findings = append(findings, f)
 	}
 	for i, ref := range r.parentRefs {
-		field := fmt.Sprintf("spec.parentRefs[%d]", i)
+		field := "spec.parentRefs[" + strconv.Itoa(i) + "]"
 		// The CRD defaults group and kind to a Gateway's; the loader
 		// applies it.
 		group, kind := string(deref(ref.Group)), string(deref(ref.Kind))
@@ -86,7 +87,8 @@ func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gate
 		if ref.Namespace != nil {
 			ns = string(*ref.Namespace)
 		}
-		pr := &parentResult{index: i, ref: *ref.DeepCopy()}
+		pr := &parentResult{index: i}
+		ref.DeepCopyInto(&pr.ref)
 		if kind == "ListenerSet" {
 			lsr, ok := sets[keyOf(ns, string(ref.Name))]
 			if !ok {
@@ -104,7 +106,7 @@ func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gate
 		}
 		pr.accepted, pr.attached = w.attachToParent(r, ref, pr)
 		results = append(results, pr)
-		if f, ok := w.assumedNamespaceLabels(r, selectListeners(ref, pr.listeners()), field); ok {
+		if f, ok := w.assumedNamespaceLabels(r, ref, pr, field); ok {
 			findings = append(findings, f)
 		}
 	}
@@ -112,8 +114,12 @@ func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gate
 }
 
 // selectListeners returns the listeners that ref's sectionName and port
-// name among those of its parent (all of them when it names neither).
+// name among those of its parent (all of them, the slice itself, when it
+// names neither; callers only read it).
 func selectListeners(ref gwv1.ParentReference, listeners []*listenerResult) []*listenerResult {
+	if ref.SectionName == nil && ref.Port == nil {
+		return listeners
+	}
 	var selected []*listenerResult
 	for _, l := range listeners {
 		if ref.SectionName != nil && *ref.SectionName != l.spec.Name {
@@ -129,12 +135,13 @@ func selectListeners(ref gwv1.ParentReference, listeners []*listenerResult) []*l
 
 // assumedNamespaceLabels says so when a listener's namespace selector was
 // evaluated against a namespace that has no Namespace object in the input:
-// gwsim then knows only the label the API server always sets.
-func (w *world) assumedNamespaceLabels(r routeInfo, listeners []*listenerResult, field string) (diag.Finding, bool) {
+// gwsim then knows only the label the API server always sets. The
+// listeners are those ref selects of parent p.
+func (w *world) assumedNamespaceLabels(r routeInfo, ref gwv1.ParentReference, p *parentResult, field string) (diag.Finding, bool) {
 	if _, ok := w.namespaces[r.meta.Namespace]; ok {
 		return diag.Finding{}, false
 	}
-	for _, l := range listeners {
+	for _, l := range selectListeners(ref, p.listeners()) {
 		ar := l.spec.AllowedRoutes
 		if ar != nil && ar.Namespaces != nil && ar.Namespaces.From != nil && *ar.Namespaces.From == gwv1.NamespacesFromSelector {
 			return w.routeFinding(r, diag.Info, field, diag.ReasonAssumed, fmt.Sprintf(
@@ -182,16 +189,20 @@ func (w *world) attachToParent(r routeInfo, ref gwv1.ParentReference, p *parentR
 		return falseCond(accepted, string(gwv1.RouteReasonNoMatchingParent),
 			fmt.Sprintf("%s has no listener%s%s", p.name(), describeSelection(ref), listenerSetHint(ref, p))), nil
 	}
-	var allowed []*listenerResult
-	var why []string
-	for _, l := range selected {
-		if reason := w.listenerRefuses(l, r); reason != "" {
-			why = append(why, fmt.Sprintf("listener %s %s", l.spec.Name, reason))
-			continue
+	allowed := selected
+	if i := slices.IndexFunc(selected, func(l *listenerResult) bool { return !w.listenerAllows(l, r) }); i >= 0 {
+		allowed = slices.Clone(selected[:i])
+		for _, l := range selected[i+1:] {
+			if w.listenerAllows(l, r) {
+				allowed = append(allowed, l)
+			}
 		}
-		allowed = append(allowed, l)
 	}
 	if len(allowed) == 0 {
+		why := make([]string, len(selected))
+		for i, l := range selected {
+			why[i] = fmt.Sprintf("listener %s %s", l.spec.Name, w.listenerRefuses(l, r))
+		}
 		return falseCond(accepted, string(gwv1.RouteReasonNotAllowedByListeners), strings.Join(why, "; ")), nil
 	}
 	if !p.gateway.accepted() {
@@ -209,7 +220,7 @@ func (w *world) attachToParent(r routeInfo, ref gwv1.ParentReference, p *parentR
 				joinHostnames(r.hostnames), listenerHostnames(allowed))), nil
 	}
 	return trueCond(accepted, string(gwv1.RouteReasonAccepted),
-		fmt.Sprintf("attached to %s listener(s) %s%s", p.name(), listenerNames(attached), unservedNote(attached))), attached
+		"attached to "+p.name()+" listener(s) "+listenerNames(attached)+unservedNote(attached)), attached
 }
 
 // unservedNote tells a route attached to listeners that are not accepted
@@ -229,8 +240,12 @@ func unservedNote(as []attachment) string {
 }
 
 // servedAttachments are the attachments to accepted listeners: the only
-// ones the data plane serves.
+// ones the data plane serves. It returns as itself when every listener is
+// accepted, as they usually are; callers only read the result.
 func servedAttachments(as []attachment) []attachment {
+	if !slices.ContainsFunc(as, func(a attachment) bool { return !a.listener.accepted }) {
+		return as
+	}
 	var out []attachment
 	for _, a := range as {
 		if a.listener.accepted {
@@ -238,6 +253,16 @@ func servedAttachments(as []attachment) []attachment {
 		}
 	}
 	return out
+}
+
+// listenerAllows is listenerRefuses(l, r) == "" without building the
+// refusal: when another listener of the parent takes the route, nobody
+// reads it.
+func (w *world) listenerAllows(l *listenerResult, r routeInfo) bool {
+	if !slices.ContainsFunc(l.kinds, func(k gwv1.RouteGroupKind) bool { return k.Kind == r.kind }) {
+		return false
+	}
+	return w.listenerRefuses(l, r) == ""
 }
 
 // listenerRefuses says why listener l does not take route r, or "".
@@ -317,6 +342,9 @@ func listenerHostnames(ls []*listenerResult) string {
 }
 
 func listenerNames(as []attachment) string {
+	if len(as) == 1 {
+		return string(as[0].listener.spec.Name)
+	}
 	s := make([]string, len(as))
 	for i, a := range as {
 		s[i] = string(a.listener.spec.Name)

@@ -13,7 +13,7 @@ type routeResult struct {
 	info       routeInfo
 	generation int64
 	refs       condition
-	clusters   []ir.Cluster
+	clusters   []*ir.Cluster // shared with other routes: see world.cluster
 	findings   []diag.Finding
 	// unmetTLS are the backends a BackendTLSPolicy applies to that gwsim
 	// cannot meet (see unmetBackendTLS): they make ResolvedRefs False.
@@ -32,7 +32,7 @@ type routeResult struct {
 // translateRoutes translates every route of the input, of every kind gwsim
 // simulates, in a fixed order.
 func (w *world) translateRoutes() []*routeResult {
-	out := make([]*routeResult, 0, len(w.in.HTTPRoutes))
+	out := make([]*routeResult, 0, routeCount(w.in))
 	for _, r := range w.in.HTTPRoutes {
 		out = append(out, w.translateHTTPRoute(r))
 	}

@@ -19,9 +19,9 @@ func Translate(in Input, opts Options) Output {
 	w := newWorld(in, opts)
 	out := Output{Status: Status{
 		GatewayClasses:     map[types.NamespacedName]gwv1.GatewayClassStatus{},
-		Gateways:           map[types.NamespacedName]gwv1.GatewayStatus{},
+		Gateways:           make(map[types.NamespacedName]gwv1.GatewayStatus, len(in.Gateways)),
 		ListenerSets:       map[types.NamespacedName]gwv1.ListenerSetStatus{},
-		Routes:             map[diag.ObjectRef][]gwv1.RouteParentStatus{},
+		Routes:             make(map[diag.ObjectRef][]gwv1.RouteParentStatus, routeCount(in)),
 		BackendTLSPolicies: map[types.NamespacedName][]gwv1.PolicyAncestorStatus{},
 	}}
 	for _, c := range in.GatewayClasses {
@@ -75,6 +75,7 @@ func Translate(in Input, opts Options) Output {
 	for k, s := range sets {
 		out.Status.ListenerSets[k] = s.status(w)
 	}
+	facts := &routeFacts{in: &w.in}
 	for k, gr := range gateways {
 		out.Status.Gateways[k] = gr.status(w)
 		if !gr.accepted() {
@@ -91,7 +92,7 @@ func Translate(in Input, opts Options) Output {
 			continue
 		}
 		out.Findings = append(out.Findings, w.supersededFindings(g)...)
-		out.Findings = append(out.Findings, w.deadMatchFindings(g)...)
+		out.Findings = append(out.Findings, w.deadMatchFindings(g, facts)...)
 	}
 	sortPolicyAncestors(out.Status.BackendTLSPolicies)
 	if opts.StatusOnly {
@@ -103,6 +104,11 @@ func Translate(in Input, opts Options) Output {
 	out.Findings = append(out.Findings, w.assumed.extensionFindings()...)
 	out.Findings = diag.Sort(out.Findings)
 	return out
+}
+
+// routeCount is the number of routes of every kind in.
+func routeCount(in Input) int {
+	return len(in.HTTPRoutes) + len(in.GRPCRoutes) + len(in.TLSRoutes) + len(in.TCPRoutes) + len(in.UDPRoutes)
 }
 
 // routeParentStatuses builds a route's status.parents entries, in

@@ -19,6 +19,6 @@ func (w *world) translateTLSRoute(r *gwv1.TLSRoute) *routeResult {
 	for i, rule := range r.Spec.Rules {
 		rules[i] = rule.BackendRefs
 	}
-	info := routeInfo{kind: "TLSRoute", meta: r.ObjectMeta, parentRefs: r.Spec.ParentRefs, hostnames: r.Spec.Hostnames}
+	info := routeInfo{kind: "TLSRoute", meta: &r.ObjectMeta, parentRefs: r.Spec.ParentRefs, hostnames: r.Spec.Hostnames}
 	return w.translateL4Route(info, r.Generation, rules)
 }

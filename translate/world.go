@@ -11,6 +11,7 @@ import (
 	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 
 	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/translate/ir"
 )
 
 // world indexes an Input for lookups by key. It is built once per Translate
@@ -35,9 +36,12 @@ type world struct {
 	ourControllers map[string]bool
 	// backendTLS is decided once, after every other index is built.
 	backendTLS backendTLSResult
-	// assumed collects the objects this call assumed (see OpenWorld); it
-	// is the one field written after newWorld returns.
+	// assumed collects the objects this call assumed (see OpenWorld).
 	assumed *assumptions
+	// clusters memoises cluster, a function of the world and a Service
+	// port. It and assumed are the only fields written after newWorld
+	// returns.
+	clusters map[clusterMemoKey]*ir.Cluster
 }
 
 func newWorld(in Input, opts Options) *world {
@@ -51,10 +55,11 @@ func newWorld(in Input, opts Options) *world {
 		secrets:        make(map[types.NamespacedName]*corev1.Secret, len(in.Secrets)),
 		configMaps:     make(map[types.NamespacedName]*corev1.ConfigMap, len(in.ConfigMaps)),
 		namespaces:     make(map[string]*corev1.Namespace, len(in.Namespaces)),
-		slicesBySvc:    make(map[types.NamespacedName][]*discoveryv1.EndpointSlice),
-		slicesByImport: make(map[types.NamespacedName][]*discoveryv1.EndpointSlice),
+		slicesBySvc:    make(map[types.NamespacedName][]*discoveryv1.EndpointSlice, len(in.Services)),
+		slicesByImport: make(map[types.NamespacedName][]*discoveryv1.EndpointSlice, len(in.ServiceImports)),
 		grantsByNS:     make(map[string][]*gwv1.ReferenceGrant),
 		assumed:        newAssumptions(),
+		clusters:       make(map[clusterMemoKey]*ir.Cluster, len(in.Services)+len(in.ServiceImports)),
 	}
 	for _, c := range in.GatewayClasses {
 		w.classes[c.Name] = c
@@ -109,7 +114,9 @@ func indexSlices(m map[types.NamespacedName][]*discoveryv1.EndpointSlice, all []
 		m[k] = append(m[k], es)
 	}
 	for _, list := range m {
-		slices.SortFunc(list, func(a, b *discoveryv1.EndpointSlice) int { return cmp.Compare(a.Name, b.Name) })
+		if len(list) > 1 {
+			slices.SortFunc(list, func(a, b *discoveryv1.EndpointSlice) int { return cmp.Compare(a.Name, b.Name) })
+		}
 	}
 }
 

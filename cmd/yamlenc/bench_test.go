@@ -76,7 +76,7 @@ func BenchmarkJSONToYAML(b *testing.B) {
 	j := benchJSON(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := convert(j, nil); err != nil {
+		if _, err := convert(j); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -87,17 +87,8 @@ func (e *emitter) node(n node, ctx context) {
 		e.increaseIndent(false, false)
 		kids := e.t.kids[n.off : n.off+2*n.n]
 		for j := 0; j < len(kids); j += 2 {
-			e.writeIndent()
 			key := e.t.text(kids[j])
-			if a := analyze(key); !a.multiline && len(key) <= 128 {
-				e.stringScalar(key, a, ctxSimpleKey)
-				e.writeIndicator(":", false, false, false)
-			} else {
-				e.writeIndicator("?", true, false, true)
-				e.stringScalar(key, a, ctxMapping)
-				e.writeIndent()
-				e.writeIndicator(":", true, false, true)
-			}
+			e.mappingKey(key, analyze(key))
 			e.node(kids[j+1], ctxMapping)
 		}
 		e.indent = saved
@@ -114,6 +105,21 @@ func (e *emitter) node(n node, ctx context) {
 		e.plainWord("null")
 	}
 	e.flush(flushSize)
+}
+
+// mappingKey starts a mapping entry: a simple key and ":", or a "? " key
+// when yaml.v2 cannot write it simple (a line break, more than 128 bytes).
+func (e *emitter) mappingKey(key string, a analysis) {
+	e.writeIndent()
+	if !a.multiline && len(key) <= 128 {
+		e.stringScalar(key, a, ctxSimpleKey)
+		e.writeIndicator(":", false, false, false)
+		return
+	}
+	e.writeIndicator("?", true, false, true)
+	e.stringScalar(key, a, ctxMapping)
+	e.writeIndent()
+	e.writeIndicator(":", true, false, true)
 }
 
 // number writes a JSON number as yaml.v2 resolves and prints it: integers
@@ -153,6 +159,22 @@ func (e *emitter) number(s string, ctx context) {
 	}
 	start := len(e.out)
 	e.out = strconv.AppendFloat(e.out, f, 'g', -1, 64)
+	e.column += len(e.out) - start
+	e.whitespace = false
+	e.indention = false
+}
+
+// integer writes an integer as number writes its JSON text: as it is.
+func (e *emitter) integer(i int64, unsigned bool) {
+	if !e.whitespace {
+		e.put(' ')
+	}
+	start := len(e.out)
+	if unsigned {
+		e.out = strconv.AppendUint(e.out, uint64(i), 10)
+	} else {
+		e.out = strconv.AppendInt(e.out, i, 10)
+	}
 	e.column += len(e.out) - start
 	e.whitespace = false
 	e.indention = false

@@ -7,7 +7,8 @@ import (
 
 // FuzzMarshal compares Marshal with sigs.k8s.io/yaml.Marshal on a string
 // placed in every position, a key, and arbitrary JSON passed through as a
-// json.RawMessage (which encoding/json validates and compacts).
+// json.RawMessage (which encoding/json validates and compacts), and with
+// the JSON path on typed values holding the string.
 func FuzzMarshal(f *testing.F) {
 	for _, s := range nastyScalars() {
 		f.Add(s, s, []byte(nil))
@@ -29,6 +30,11 @@ func FuzzMarshal(f *testing.F) {
 			"kv":  map[string]any{key: map[string]any{s: s}},
 			"seq": []any{[]any{s}, key},
 		})
+		// Typed values go through the builder's reflection; compare it with
+		// the JSON path it replaces (sigs.k8s.io/yaml is slow on them).
+		typed := typedValues(s)
+		sameTyped(t, "typed", typed["pointer"])
+		sameTyped(t, "typed key", map[string]any{key: typed["key"], s: Inner{A: key}})
 		if json.Valid(raw) {
 			same(t, "raw", json.RawMessage(raw))
 			same(t, "raw nested", map[string]any{key: []any{json.RawMessage(raw)}})

@@ -65,6 +65,25 @@ func (t *tree) closeArray(base int) node {
 	return node{kind: kindArray, off: int32(off), n: int32(n)}
 }
 
+// empty reports whether n holds nothing but nulls, empty objects and empty
+// arrays.
+func (t *tree) empty(n node) bool {
+	switch n.kind {
+	case kindNull:
+		return true
+	case kindArray:
+		return n.n == 0
+	case kindObject:
+		for j := int32(0); j < n.n; j++ {
+			if !t.empty(t.kids[n.off+2*j+1]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // closeObject sorts the pairs pushed since base the way yaml.v2 sorts map
 // keys and moves them into kids. A key given twice keeps its last value,
 // as decoding JSON into a map does.

@@ -38,6 +38,9 @@ func same(t *testing.T, name string, v any) {
 	if err := Encode(&buf, v); err != nil || !bytes.Equal(buf.Bytes(), want) {
 		t.Errorf("%s: Encode differs from Marshal (err %v)", name, err)
 	}
+	if old, err := marshalJSONPath(v); err != nil || !bytes.Equal(old, want) {
+		t.Errorf("%s: the JSON path differs from sigs.k8s.io/yaml (err %v)", name, err)
+	}
 }
 
 // shapes puts s everywhere a string can sit: root, map value, key, list

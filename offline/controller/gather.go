@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -39,7 +40,7 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gwv1.Gateway, class 
 	s.in.GatewayClasses = []*gwv1.GatewayClass{class}
 	s.in.Gateways = []*gwv1.Gateway{gw}
 	gwKey := client.ObjectKeyFromObject(gw).String()
-	sets, err := ListObjects(ctx, r.Client, &gwv1.ListenerSetList{}, client.MatchingFields{FieldParentGateway: gwKey}, CachedRead)
+	sets, err := ListObjects(ctx, r.Client, &gwv1.ListenerSetList{}, matching(FieldParentGateway, gwKey), CachedRead)
 	if err != nil {
 		return nil, fmt.Errorf("listing ListenerSets of Gateway %s: %w", gwKey, err)
 	}
@@ -88,9 +89,9 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gwv1.Gateway, class 
 // and to each of its ListenerSets. A route attached to both is kept once.
 func (r *GatewayReconciler) gatherRoutes(ctx context.Context, s *slice, gwKey string) error {
 	for _, k := range RouteKinds() {
-		selectors := []client.MatchingFields{{FieldParentGateway: gwKey}}
+		selectors := []client.MatchingFieldsSelector{matching(FieldParentGateway, gwKey)}
 		for _, ls := range s.in.ListenerSets {
-			selectors = append(selectors, client.MatchingFields{FieldParentListenerSet: client.ObjectKeyFromObject(ls).String()})
+			selectors = append(selectors, matching(FieldParentListenerSet, client.ObjectKeyFromObject(ls).String()))
 		}
 		seen := map[types.NamespacedName]bool{}
 		for _, sel := range selectors {
@@ -161,6 +162,13 @@ func (r *GatewayReconciler) gatherSecrets(ctx context.Context, s *slice) error {
 		}
 	}
 	return nil
+}
+
+// matching selects the objects whose values for the index over field
+// hold value, as client.MatchingFields{field: value} does without
+// building a map and a selector from it on every List.
+func matching(field, value string) client.MatchingFieldsSelector {
+	return client.MatchingFieldsSelector{Selector: fields.OneTermEqualSelector(field, value)}
 }
 
 func sortedUniqueKeys(keys []types.NamespacedName) []types.NamespacedName {

@@ -113,7 +113,7 @@ func (r *GatewayReconciler) gatherBackend(ctx context.Context, s *slice, k backe
 	}
 	// An object the open world assumes has none, but policies may target
 	// it and slices may name it all the same.
-	eps, err := ListObjects(ctx, r.Client, &discoveryv1.EndpointSliceList{}, client.MatchingFields{k.sliceField: key.String()}, CachedRead)
+	eps, err := ListObjects(ctx, r.Client, &discoveryv1.EndpointSliceList{}, matching(k.sliceField, key.String()), CachedRead)
 	if err != nil {
 		return fmt.Errorf("listing EndpointSlices of %s %s: %w", k.kind, key, err)
 	}
@@ -123,7 +123,7 @@ func (r *GatewayReconciler) gatherBackend(ctx context.Context, s *slice, k backe
 			s.in.EndpointSlices = append(s.in.EndpointSlices, o.(*discoveryv1.EndpointSlice))
 		}
 	}
-	policies, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, client.MatchingFields{k.policyField: key.String()}, CachedRead)
+	policies, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, matching(k.policyField, key.String()), CachedRead)
 	if err != nil {
 		return fmt.Errorf("listing BackendTLSPolicies of %s %s: %w", k.kind, key, err)
 	}

@@ -24,6 +24,11 @@ type Index struct {
 	// offline/watch.go). Indexes over spec need none: the reconcilers
 	// write status alone, and any other write requeues everything.
 	Requeues string
+	// ReadsStatus means Extract reads the object's status. A store may
+	// skip extracting the values of the other indexes again on a status
+	// write, which cannot change them (store.Builder.WithSpecIndex);
+	// TestSpecIndexesIgnoreStatus checks that those others do not read it.
+	ReadsStatus bool
 }
 
 // Index field names. Values are "ns/name" keys, except FieldGatewayClass
@@ -79,7 +84,7 @@ func Indexes() []Index {
 		Index{Object: &discoveryv1.EndpointSlice{}, Field: FieldServiceImportName, Extract: sliceOwner(mcsv1alpha1.LabelServiceName)},
 		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldTargetService, Extract: policyTargets("", "Service")},
 		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldTargetServiceImport, Extract: policyTargets(mcsv1alpha1.GroupName, mcsv1alpha1.ServiceImportKindName)},
-		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldAncestorGateway, Extract: policyAncestorGateways, Requeues: kindGateway},
+		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldAncestorGateway, Extract: policyAncestorGateways, Requeues: kindGateway, ReadsStatus: true},
 	)
 }
 

@@ -1,7 +1,7 @@
 package controller
 
 import (
-	"fmt"
+	"strconv"
 
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -51,9 +51,11 @@ func parentKey(routeNS string, ref gwv1.ParentReference) string {
 	}
 	port := ""
 	if ref.Port != nil {
-		port = fmt.Sprint(*ref.Port)
+		port = strconv.FormatInt(int64(*ref.Port), 10)
 	}
-	return fmt.Sprintf("%s/%s %s/%s section=%s port=%s", group, kind, ns, ref.Name, section, port)
+	// One concatenation, not fmt: a reconcile computes a key per parent
+	// status of every route it writes.
+	return string(group) + "/" + string(kind) + " " + ns + "/" + string(ref.Name) + " section=" + section + " port=" + port
 }
 
 // deref is *p, or the zero value when p is nil.

@@ -50,7 +50,7 @@ func (r *GatewayReconciler) writePolicies(ctx context.Context, gw types.Namespac
 // gatherAncestorPolicies lists the BackendTLSPolicies whose status has an
 // entry for the Gateway, which writePolicies may have to drop.
 func (r *GatewayReconciler) gatherAncestorPolicies(ctx context.Context, s *slice, gwKey string) error {
-	listed, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, client.MatchingFields{FieldAncestorGateway: gwKey}, CachedRead)
+	listed, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, matching(FieldAncestorGateway, gwKey), CachedRead)
 	if err != nil {
 		return fmt.Errorf("listing BackendTLSPolicies with status for Gateway %s: %w", gwKey, err)
 	}

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -182,6 +183,23 @@ func grpcBackends(r *gwv1.GRPCRoute) []gwv1.BackendObjectReference {
 func ListObjects(ctx context.Context, c client.Reader, list client.ObjectList, opts ...client.ListOption) ([]client.Object, error) {
 	if err := c.List(ctx, list, opts...); err != nil {
 		return nil, err
+	}
+	itemsPtr, err := meta.GetItemsPtr(list)
+	if err != nil {
+		return nil, err
+	}
+	if items := reflect.ValueOf(itemsPtr).Elem(); items.Kind() == reflect.Slice && items.Type().Elem().Kind() == reflect.Struct {
+		// A typed list: point into Items directly, without the
+		// []runtime.Object that meta.ExtractList builds first.
+		out := make([]client.Object, items.Len())
+		for i := range out {
+			o, ok := items.Index(i).Addr().Interface().(client.Object)
+			if !ok {
+				return nil, fmt.Errorf("list item %s is not a client.Object", items.Type().Elem())
+			}
+			out[i] = o
+		}
+		return out, nil
 	}
 	items, err := meta.ExtractList(list)
 	if err != nil {

@@ -18,14 +18,12 @@ import (
 // parentRef. The order is a function of the contents alone, so that merging
 // the same entries in another order writes nothing.
 func mergeParents(routeNS string, specRefs []gwv1.ParentReference, existing, computed []gwv1.RouteParentStatus, replaced func(gwv1.RouteParentStatus) bool) []gwv1.RouteParentStatus {
-	var out []gwv1.RouteParentStatus
-	for _, p := range existing {
-		if !replaced(p) {
-			out = append(out, *p.DeepCopy())
-		}
-	}
-	for _, c := range computed {
-		out = append(out, keepParentTimes(routeNS, existing, c))
+	// Each entry's parentRef key and rank are computed once, not per
+	// comparison.
+	type ranked struct {
+		status gwv1.RouteParentStatus
+		key    string
+		rank   int
 	}
 	index := map[string]int{}
 	for i, ref := range specRefs {
@@ -33,18 +31,33 @@ func mergeParents(routeNS string, specRefs []gwv1.ParentReference, existing, com
 			index[parentKey(routeNS, ref)] = i
 		}
 	}
-	rank := func(p gwv1.RouteParentStatus) int {
-		if i, ok := index[parentKey(routeNS, p.ParentRef)]; ok {
-			return i
+	entries := make([]ranked, 0, len(existing)+len(computed))
+	add := func(p gwv1.RouteParentStatus) {
+		key := parentKey(routeNS, p.ParentRef)
+		rank, ok := index[key]
+		if !ok {
+			rank = len(specRefs)
 		}
-		return len(specRefs)
+		entries = append(entries, ranked{status: p, key: key, rank: rank})
 	}
-	slices.SortStableFunc(out, func(a, b gwv1.RouteParentStatus) int {
+	for _, p := range existing {
+		if !replaced(p) {
+			add(*p.DeepCopy())
+		}
+	}
+	for _, c := range computed {
+		add(keepParentTimes(routeNS, existing, c))
+	}
+	slices.SortStableFunc(entries, func(a, b ranked) int {
 		return cmp.Or(
-			cmp.Compare(rank(a), rank(b)),
-			cmp.Compare(parentKey(routeNS, a.ParentRef), parentKey(routeNS, b.ParentRef)),
-			cmp.Compare(a.ControllerName, b.ControllerName),
+			cmp.Compare(a.rank, b.rank),
+			cmp.Compare(a.key, b.key),
+			cmp.Compare(a.status.ControllerName, b.status.ControllerName),
 		)
 	})
+	var out []gwv1.RouteParentStatus
+	for _, e := range entries {
+		out = append(out, e.status)
+	}
 	return out
 }

@@ -29,11 +29,12 @@ type initialObject struct {
 	shared bool
 }
 
-// indexSpec is one WithIndex call, resolved at Build.
+// indexSpec is one WithIndex or WithSpecIndex call, resolved at Build.
 type indexSpec struct {
-	obj   runtime.Object
-	field string
-	fn    client.IndexerFunc
+	obj      runtime.Object
+	field    string
+	fn       client.IndexerFunc
+	specOnly bool
 }
 
 // NewBuilder starts a store over scheme (normally offline/scheme.New()).
@@ -73,12 +74,24 @@ func (b *Builder) WithIndex(obj runtime.Object, field string, extractValue clien
 	return b
 }
 
+// WithSpecIndex is WithIndex for an index whose extractValue never reads
+// the object's status. A status write changes nothing but status, so it
+// cannot change such an index's values, and the store does not extract
+// them again: most writes of a reconcile are status writes to objects
+// indexed by their spec (routes by parent and backend). An extractValue
+// that does read status must be registered with WithIndex, or List would
+// answer from values a status write left stale.
+func (b *Builder) WithSpecIndex(obj runtime.Object, field string, extractValue client.IndexerFunc) *Builder {
+	b.indexes = append(b.indexes, indexSpec{obj: obj, field: field, fn: extractValue, specOnly: true})
+	return b
+}
+
 // Build returns the store, or every problem found with the builder's input.
 func (b *Builder) Build() (*Store, error) {
 	if b.scheme == nil {
 		return nil, errors.New("offline store: no scheme")
 	}
-	fields, errs := b.fieldsByKind()
+	fields, errs := b.indexesByKind()
 	s := &Store{scheme: b.scheme, kinds: map[schema.GroupVersionKind]*kind{}}
 	for _, gvk := range objectKinds(b.scheme) {
 		k, err := newKind(b.scheme, gvk, fields[gvk])
@@ -95,10 +108,15 @@ func (b *Builder) Build() (*Store, error) {
 		errs = append(errs, fmt.Errorf("offline store: index on %s: kind is not stored", gvk))
 	}
 	s.mapper = newRESTMapper(s.kinds)
+	s.indexTypes()
+	s.reserve(b.objects)
 	for _, o := range b.objects {
 		if err := s.add(o.obj, o.shared); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	for _, k := range s.kinds {
+		k.objects.finishBuild()
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -106,11 +124,25 @@ func (b *Builder) Build() (*Store, error) {
 	return s, nil
 }
 
-// fieldsByKind resolves the WithIndex calls into index functions per kind,
-// reporting unknown kinds and duplicate fields.
-func (b *Builder) fieldsByKind() (map[schema.GroupVersionKind]map[string]client.IndexerFunc, []error) {
+// reserve sizes each kind's table for its initial objects, so that
+// adding 100,000 of them does not grow the maps step by step.
+func (s *Store) reserve(objs []initialObject) {
+	counts := map[*kind]int{}
+	for _, o := range objs {
+		if k, err := s.kindOf(o.obj); err == nil {
+			counts[k]++
+		}
+	}
+	for k, n := range counts {
+		k.objects.reserve(n)
+	}
+}
+
+// indexesByKind resolves the WithIndex and WithSpecIndex calls into the
+// indexes of each kind, reporting unknown kinds and duplicate fields.
+func (b *Builder) indexesByKind() (map[schema.GroupVersionKind][]*fieldIndex, []error) {
 	var errs []error
-	byKind := map[schema.GroupVersionKind]map[string]client.IndexerFunc{}
+	byKind := map[schema.GroupVersionKind][]*fieldIndex{}
 	for _, spec := range b.indexes {
 		gvk, err := apiutil.GVKForObject(spec.obj, b.scheme)
 		if err != nil {
@@ -121,14 +153,11 @@ func (b *Builder) fieldsByKind() (map[schema.GroupVersionKind]map[string]client.
 			errs = append(errs, fmt.Errorf("offline store: index %q on %s: no index function", spec.field, gvk))
 			continue
 		}
-		if byKind[gvk] == nil {
-			byKind[gvk] = map[string]client.IndexerFunc{}
-		}
-		if byKind[gvk][spec.field] != nil {
+		if slices.ContainsFunc(byKind[gvk], func(f *fieldIndex) bool { return f.field == spec.field }) {
 			errs = append(errs, fmt.Errorf("offline store: indexer conflict: field %s for GroupVersionKind %v is already indexed", spec.field, gvk))
 			continue
 		}
-		byKind[gvk][spec.field] = spec.fn
+		byKind[gvk] = append(byKind[gvk], &fieldIndex{field: spec.field, extract: spec.fn, specOnly: spec.specOnly, byValue: map[string][]*entry{}})
 	}
 	return byKind, errs
 }

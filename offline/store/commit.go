@@ -49,9 +49,7 @@ func (k *kind) commit(old, in client.Object, status bool, nextRV func() string) 
 	next.SetGeneration(generation)
 	next.SetResourceVersion(nextRV())
 	clearServerOnly(next)
-	if err := k.indexer.Update(next); err != nil {
-		return nil, err
-	}
+	k.objects.replace(old, next, k.hasStatus && status)
 	return next, nil
 }
 

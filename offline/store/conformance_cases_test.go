@@ -103,11 +103,13 @@ func updateCases() []conformanceCase {
 			listStep[routeList]("old hostname", client.MatchingFields{hostnameField: "a.example.com"}),
 			listStep[routeList]("new hostname", client.MatchingFields{hostnameField: "moved.example.com"}),
 			listStep[routeList]("new labels", client.MatchingLabels{"team": "b"}),
+			listStep[routeList]("index over status before update", client.MatchingFields{statusControllerField: "gwsim.dev/controller"}),
 			getThen[gwv1.HTTPRoute]("update ignores status", "infra", "r-status", func(ctx context.Context, c client.Client, r *gwv1.HTTPRoute) error {
 				r.Status = gwv1.HTTPRouteStatus{}
 				r.Annotations = map[string]string{"a": "b"}
 				return c.Update(ctx, r)
 			}),
+			listStep[routeList]("update keeps index over status", client.MatchingFields{statusControllerField: "gwsim.dev/controller"}),
 			writeStep("update stale", func() *gwv1.HTTPRoute {
 				r := route("infra", "r2", nil, nil)
 				r.ResourceVersion = "1"
@@ -130,6 +132,12 @@ func updateCases() []conformanceCase {
 			}),
 			getStep[gwv1.HTTPRoute]("infra", "r1"),
 			listStep[routeList]("index unchanged", client.MatchingFields{hostnameField: "a.example.com"}),
+			listStep[routeList]("index over status", client.MatchingFields{statusControllerField: "gwsim.dev/controller"}),
+			getThen[gwv1.HTTPRoute]("status cleared", "infra", "r-status", func(ctx context.Context, c client.Client, r *gwv1.HTTPRoute) error {
+				r.Status = gwv1.HTTPRouteStatus{}
+				return c.Status().Update(ctx, r)
+			}),
+			listStep[routeList]("index over status after clearing", client.MatchingFields{statusControllerField: "gwsim.dev/controller"}),
 			writeStep("status stale", func() *gwv1.HTTPRoute {
 				r := route("infra", "r1", nil, nil)
 				r.ResourceVersion = "2"
@@ -185,6 +193,7 @@ func patchCases() []conformanceCase {
 				return c.Status().Patch(ctx, r, client.MergeFrom(base))
 			}),
 			getStep[gwv1.HTTPRoute]("apps", "r1"),
+			listStep[routeList]("index over status follows status patch", client.MatchingFields{statusControllerField: "gwsim.dev/controller"}, client.InNamespace("apps")),
 		}},
 	}
 }
@@ -195,6 +204,7 @@ func deleteCases() []conformanceCase {
 			writeStep("delete", func() *gwv1.HTTPRoute { return route("infra", "r1", nil, nil) }, del),
 			getStep[gwv1.HTTPRoute]("infra", "r1"),
 			listStep[routeList]("deleted leaves index", client.MatchingFields{parentGatewayField: "infra/gw"}),
+			listStep[routeList]("deleted leaves index over status", client.MatchingFields{statusControllerField: "gwsim.dev/controller"}),
 			writeStep("delete missing", func() *gwv1.HTTPRoute { return route("infra", "r1", nil, nil) }, del),
 			writeStep("delete stale precondition", func() *gwv1.HTTPRoute { return route("infra", "r2", nil, nil) },
 				func(ctx context.Context, c client.Client, r *gwv1.HTTPRoute) error {

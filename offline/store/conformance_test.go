@@ -95,7 +95,11 @@ func newStore(t *testing.T) client.Client {
 	t.Helper()
 	b := NewBuilder(newTestScheme()).WithObjects(seedObjects()...)
 	for _, ix := range testIndexes() {
-		b = b.WithIndex(ix.obj, ix.field, ix.fn)
+		if ix.specOnly {
+			b = b.WithSpecIndex(ix.obj, ix.field, ix.fn)
+		} else {
+			b = b.WithIndex(ix.obj, ix.field, ix.fn)
+		}
 	}
 	s, err := b.Build()
 	if err != nil {

@@ -17,6 +17,9 @@ const (
 	parentGatewayField = "gwsim.dev/parentGateway"
 	hostnameField      = "gwsim.dev/hostname"
 	controllerField    = "gwsim.dev/controllerName"
+	// statusControllerField is an index over status, which status writes
+	// must keep up to date.
+	statusControllerField = "gwsim.dev/statusController"
 )
 
 // parentGateways indexes an HTTPRoute by "namespace/name" of each parent.
@@ -45,18 +48,31 @@ func controllerName(o client.Object) []string {
 	return []string{string(o.(*gwv1.GatewayClass).Spec.ControllerName)}
 }
 
-// testIndex is one index both stores register.
+// statusControllers indexes an HTTPRoute by the controllers of its parent
+// statuses.
+func statusControllers(o client.Object) []string {
+	var out []string
+	for _, p := range o.(*gwv1.HTTPRoute).Status.Parents {
+		out = append(out, string(p.ControllerName))
+	}
+	return out
+}
+
+// testIndex is one index both stores register; the store registers those
+// with specOnly with WithSpecIndex.
 type testIndex struct {
-	obj   client.Object
-	field string
-	fn    client.IndexerFunc
+	obj      client.Object
+	field    string
+	fn       client.IndexerFunc
+	specOnly bool
 }
 
 func testIndexes() []testIndex {
 	return []testIndex{
-		{&gwv1.HTTPRoute{}, parentGatewayField, parentGateways},
-		{&gwv1.HTTPRoute{}, hostnameField, hostnames},
-		{&gwv1.GatewayClass{}, controllerField, controllerName},
+		{&gwv1.HTTPRoute{}, parentGatewayField, parentGateways, true},
+		{&gwv1.HTTPRoute{}, hostnameField, hostnames, true},
+		{&gwv1.HTTPRoute{}, statusControllerField, statusControllers, false},
+		{&gwv1.GatewayClass{}, controllerField, controllerName, false},
 	}
 }
 

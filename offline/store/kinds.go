@@ -10,21 +10,19 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/version"
-	"k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
 // kind is everything the store knows about one GroupVersionKind: where its
 // objects live and how writes to it behave. It is fixed at Build; only the
-// indexer's contents change afterwards.
+// table's contents change afterwards.
 type kind struct {
 	gvk      schema.GroupVersionKind
 	resource schema.GroupResource
 	goType   reflect.Type // the struct type, not the pointer
-	indexer  cache.Indexer
-	// fields holds the raw index functions by field name; the indexer holds
-	// the namespace-keyed wrappers of the same functions.
-	fields     map[string]client.IndexerFunc
+	// objects holds the stored objects and the kind's field indexes.
+	objects    *table
 	namespaced bool
 	// hasStatus means the kind has a status subresource: its Go type has a
 	// top-level Status field, found at statusField.
@@ -64,7 +62,7 @@ func objectKinds(s *runtime.Scheme) []schema.GroupVersionKind {
 }
 
 // newKind builds the kind entry for gvk with its field indexes registered.
-func newKind(s *runtime.Scheme, gvk schema.GroupVersionKind, fields map[string]client.IndexerFunc) (*kind, error) {
+func newKind(s *runtime.Scheme, gvk schema.GroupVersionKind, indexes []*fieldIndex) (*kind, error) {
 	obj, err := s.New(gvk)
 	if err != nil {
 		return nil, err
@@ -74,17 +72,12 @@ func newKind(s *runtime.Scheme, gvk schema.GroupVersionKind, fields map[string]c
 		return nil, fmt.Errorf("kind %s: type %T is not a pointer to a struct", gvk, obj)
 	}
 	plural, _ := meta.UnsafeGuessKindToResource(gvk)
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	for field, fn := range fields {
-		indexers[fieldIndexName(field)] = namespacedIndexFunc(fn)
-	}
 	status, hasStatus := goType.Elem().FieldByName("Status")
 	return &kind{
 		gvk:                 gvk,
 		resource:            plural.GroupResource(),
 		goType:              goType.Elem(),
-		indexer:             cache.NewIndexer(cache.MetaNamespaceKeyFunc, indexers),
-		fields:              fields,
+		objects:             newTable(indexes),
 		namespaced:          !clusterScoped(gvk.GroupKind()),
 		hasStatus:           hasStatus,
 		statusField:         status.Index,
@@ -137,4 +130,54 @@ func newRESTMapper(kinds map[schema.GroupVersionKind]*kind) meta.RESTMapper {
 		mapper.Add(gvk, scope)
 	}
 	return mapper
+}
+
+// listKind is a kind as its typed list holds it.
+type listKind struct {
+	kind *kind
+	// items is the index of the list's Items field, a slice of the
+	// kind's struct.
+	items []int
+}
+
+// indexTypes fills byType and byListType, so that a read or write finds
+// its kind with one map lookup instead of asking the scheme (which
+// allocates) on every call. Only Go types that the scheme maps to exactly
+// this kind are entered: for any other, kindOf and kindOfList ask the
+// scheme as before and give its answer or its error.
+func (s *Store) indexTypes() {
+	s.byType = map[reflect.Type]*kind{}
+	s.byListType = map[reflect.Type]listKind{}
+	for gvk, k := range s.kinds {
+		obj := reflect.New(k.goType).Interface().(runtime.Object)
+		if got, err := apiutil.GVKForObject(obj, s.scheme); err == nil && got == gvk {
+			s.byType[reflect.TypeOf(obj)] = k
+		}
+		listGVK := gvk.GroupVersion().WithKind(gvk.Kind + "List")
+		list, err := s.scheme.New(listGVK)
+		if err != nil {
+			continue
+		}
+		if got, err := apiutil.GVKForObject(list, s.scheme); err != nil || got != listGVK {
+			continue
+		}
+		f, ok := reflect.TypeOf(list).Elem().FieldByName("Items")
+		if ok && f.Type == reflect.SliceOf(k.goType) {
+			s.byListType[reflect.TypeOf(list)] = listKind{kind: k, items: f.Index}
+		}
+	}
+}
+
+// fill sets the Items of list (the list struct, zeroed) to copies of
+// objs, as meta.SetList would: the top level only when shallow, else deep
+// copies. Stored objects have no TypeMeta, so neither have the copies.
+func (lk listKind) fill(list reflect.Value, objs []client.Object, shallow bool) {
+	items := reflect.MakeSlice(reflect.SliceOf(lk.kind.goType), len(objs), len(objs))
+	for i, o := range objs {
+		if !shallow {
+			o = o.DeepCopyObject().(client.Object)
+		}
+		items.Index(i).Set(reflect.ValueOf(o).Elem())
+	}
+	list.FieldByIndex(lk.items).Set(items)
 }

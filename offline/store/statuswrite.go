@@ -32,12 +32,12 @@ func (k *kind) statusCopy(obj client.Object) client.Object {
 }
 
 // writeBackStatus makes obj what a status write stored (next), as
-// writeBack does: the metadata is copied; the status is obj's own already
-// (next holds a copy of it); the other top-level fields are next's
-// (the stored ones, which a status write keeps), copied only when obj's
-// are not already the very same values, shallowly: a caller that read obj
-// with client.UnsafeDisableDeepCopy shares them with the store and has
-// nothing to copy.
+// writeBack does: the status is obj's own already (next holds a copy of
+// it); the other top-level fields, metadata included, are next's (the
+// stored ones, which a status write keeps apart from resourceVersion),
+// copied only when obj's are not already the very same values, shallowly:
+// a caller that read obj with client.UnsafeDisableDeepCopy shares them
+// with the store and has nothing to copy.
 func (k *kind) writeBackStatus(obj, next client.Object) {
 	ov, nv := reflect.ValueOf(obj).Elem(), reflect.ValueOf(next).Elem()
 	for _, i := range k.specFields {
@@ -51,8 +51,22 @@ func (k *kind) writeBackStatus(obj, next client.Object) {
 		writeBack(obj, next)
 		return
 	}
-	ov.FieldByName("ObjectMeta").Set(reflect.ValueOf(*m.DeepCopy()))
+	om := ov.FieldByName("ObjectMeta").Addr().Interface().(*metav1.ObjectMeta)
+	if sameMetaBut(*om, *m) {
+		*om = *m
+	} else {
+		*om = *m.DeepCopy()
+	}
 	clearTypeMeta(obj)
+}
+
+// sameMetaBut reports whether a is b, down to the first level of
+// indirection, but for the fields a write sets (resourceVersion,
+// generation, creationTimestamp): then a holder of a shares with the
+// store all that it would share after taking b's values.
+func sameMetaBut(a, b metav1.ObjectMeta) bool {
+	a.ResourceVersion, a.Generation, a.CreationTimestamp = b.ResourceVersion, b.Generation, b.CreationTimestamp
+	return shallowSame(reflect.ValueOf(a), reflect.ValueOf(b))
 }
 
 // shallowSame reports whether a and b, of one type, hold the same values

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"maps"
 	"reflect"
 	"testing"
 
@@ -46,6 +47,32 @@ func TestStatusWriteOfCachedRead(t *testing.T) {
 		if d := cmp.Diff(stored, again); d != "" {
 			t.Errorf("%s: changing the written-back object changed the store (-before +after):\n%s", name, d)
 		}
+	}
+}
+
+// TestStatusWriteOfOwnLabels checks that the metadata written back to an
+// object whose labels the caller made its own is the caller's own again:
+// changing the labels in place afterwards does not reach the store.
+func TestStatusWriteOfOwnLabels(t *testing.T) {
+	ctx := context.Background()
+	s := build(t, seedObjects()...)
+	key := client.ObjectKey{Namespace: "infra", Name: "r1"}
+	got := &gwv1.HTTPRoute{}
+	if err := s.Get(ctx, key, got, client.UnsafeDisableDeepCopy); err != nil {
+		t.Fatal(err)
+	}
+	got.Labels = maps.Clone(got.Labels)
+	got.Status.RouteStatus = acceptedStatus("gw")
+	if err := s.Status().Update(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	got.Labels["team"] = "changed"
+	stored := &gwv1.HTTPRoute{}
+	if err := s.Get(ctx, key, stored); err != nil {
+		t.Fatal(err)
+	}
+	if stored.Labels["team"] != "a" {
+		t.Errorf("changing the labels of the written-back object changed the store's: %v", stored.Labels)
 	}
 }
 

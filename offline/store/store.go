@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"reflect"
@@ -17,7 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/tools/cache"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
@@ -29,10 +28,15 @@ type Store struct {
 	mapper meta.RESTMapper
 	// kinds is fixed at Build, so lookups need no lock.
 	kinds map[schema.GroupVersionKind]*kind
+	// byType and byListType are kinds by the Go type of their objects and
+	// of their lists, for the types the scheme maps to one kind alone
+	// (see indexTypes); fixed at Build.
+	byType     map[reflect.Type]*kind
+	byListType map[reflect.Type]listKind
 
 	// mu serialises writes so that each read-check-write (AlreadyExists,
 	// resourceVersion conflicts) is atomic. Reads go straight to the
-	// indexers, which lock themselves, and only ever see whole objects:
+	// tables, which lock themselves, and only ever see whole objects:
 	// stored objects are replaced, never modified.
 	mu     sync.Mutex
 	lastRV uint64
@@ -107,79 +111,59 @@ func (s *Store) List(_ context.Context, list client.ObjectList, opts ...client.L
 		return err
 	}
 	shallow := o.UnsafeDisableDeepCopy != nil && *o.UnsafeDisableDeepCopy
+	v := reflect.ValueOf(list).Elem()
+	v.Set(reflect.Zero(v.Type()))
+	if lk, ok := s.byListType[reflect.TypeOf(list)]; ok {
+		lk.fill(v, matched, shallow)
+		return nil
+	}
 	items := make([]runtime.Object, len(matched))
 	for i, obj := range matched {
-		if shallow && obj.GetObjectKind().GroupVersionKind().Empty() {
-			items[i] = obj // SetList copies it by value into the list
-			continue
-		}
 		var cp runtime.Object
 		if shallow {
-			cp = k.shallowCopy(obj) // TypeMeta is cleared on the copy only
+			cp = k.shallowCopy(obj)
 		} else {
 			cp = obj.DeepCopyObject()
 		}
 		cp.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
 		items[i] = cp
 	}
-	v := reflect.ValueOf(list).Elem()
-	v.Set(reflect.Zero(v.Type()))
 	return meta.SetList(list, items)
 }
 
 // selectObjects returns the stored objects (not copies) in ns matching the
-// label selector ls and the field selector fs; nil selectors match all. The
-// narrowest index available answers first: a field index, then the
-// namespace index, then a full listing.
+// label selector ls and the field selector fs, sorted by namespace and
+// name; nil selectors match all. The narrowest index available answers
+// first: a field index, then the namespace, then a full listing.
 func (k *kind) selectObjects(ns string, ls labels.Selector, fs fields.Selector) ([]client.Object, error) {
-	var raw []any
-	var err error
+	var objs []client.Object
 	switch {
 	case fs != nil:
-		raw, err = k.selectByFields(fs, ns)
-	case ns != "":
-		raw, err = k.indexer.ByIndex(cache.NamespaceIndex, ns)
-	default:
-		raw = k.indexer.List()
-	}
-	if err != nil {
-		return nil, err
-	}
-	// The keys are read once, not once per comparison: on a full listing
-	// of thousands of objects the interface calls cost more than the sort.
-	type keyed struct {
-		ns, name string
-		obj      client.Object
-	}
-	sorted := make([]keyed, 0, len(raw))
-	for _, r := range raw {
-		obj := r.(client.Object)
-		if ls != nil && !ls.Matches(labels.Set(obj.GetLabels())) {
-			continue
+		var err error
+		if objs, err = k.selectByFields(fs, ns); err != nil {
+			return nil, err
 		}
-		sorted = append(sorted, keyed{obj.GetNamespace(), obj.GetName(), obj})
+	case ns != "":
+		objs = k.objects.inNamespace(ns)
+	default:
+		objs = k.objects.list()
 	}
-	slices.SortFunc(sorted, func(a, b keyed) int {
-		return cmp.Or(cmp.Compare(a.ns, b.ns), cmp.Compare(a.name, b.name))
-	})
-	objs := make([]client.Object, len(sorted))
-	for i, k := range sorted {
-		objs[i] = k.obj
+	if ls != nil && !ls.Empty() {
+		objs = slices.DeleteFunc(objs, func(o client.Object) bool { return !ls.Matches(labels.Set(o.GetLabels())) })
 	}
 	return objs, nil
 }
 
 // get returns the stored object (not a copy) named ns/name.
 func (k *kind) get(ns, name string) (client.Object, bool) {
-	raw, ok, _ := k.indexer.GetByKey(cache.ObjectName{Namespace: ns, Name: name}.String())
-	if !ok {
-		return nil, false
-	}
-	return raw.(client.Object), true
+	return k.objects.get(types.NamespacedName{Namespace: ns, Name: name})
 }
 
 // kindOf resolves obj's kind and checks that obj is the kind's typed struct.
 func (s *Store) kindOf(obj runtime.Object) (*kind, error) {
+	if k, ok := s.byType[reflect.TypeOf(obj)]; ok && !reflect.ValueOf(obj).IsNil() {
+		return k, nil
+	}
 	if err := rejectUntyped(obj); err != nil {
 		return nil, err
 	}
@@ -199,6 +183,9 @@ func (s *Store) kindOf(obj runtime.Object) (*kind, error) {
 
 // kindOfList resolves the item kind of a typed list.
 func (s *Store) kindOfList(list client.ObjectList) (*kind, error) {
+	if lk, ok := s.byListType[reflect.TypeOf(list)]; ok && !reflect.ValueOf(list).IsNil() {
+		return lk.kind, nil
+	}
 	if err := rejectUntyped(list); err != nil {
 		return nil, err
 	}

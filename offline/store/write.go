@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -72,7 +71,8 @@ func (s *Store) add(obj client.Object, shared bool) error {
 		s.lastCreated = created.UTC()
 	}
 	clearServerOnly(cp)
-	return k.indexer.Add(cp)
+	k.objects.add(cp)
+	return nil
 }
 
 // Create stores a copy of obj and writes the stored object back into obj.
@@ -111,7 +111,8 @@ func (s *Store) Create(_ context.Context, obj client.Object, opts ...client.Crea
 		obj.SetGeneration(1)
 	}
 	obj.SetCreationTimestamp(s.nextCreationTimestamp())
-	return k.indexer.Add(obj.DeepCopyObject())
+	k.objects.add(obj.DeepCopyObject().(client.Object))
+	return nil
 }
 
 // generateName picks the first free name base+suffix, with suffixes derived
@@ -208,7 +209,8 @@ func (s *Store) Delete(_ context.Context, obj client.Object, opts ...client.Dele
 	if err := k.checkPreconditions(old, o.Preconditions); err != nil {
 		return err
 	}
-	return k.indexer.Delete(old)
+	k.objects.remove(old)
+	return nil
 }
 
 // checkPreconditions enforces a Delete's preconditions with the fake
@@ -248,9 +250,8 @@ func (s *Store) DeleteAllOf(_ context.Context, obj client.Object, opts ...client
 	if err != nil {
 		return err
 	}
-	var errs []error
 	for _, m := range matched {
-		errs = append(errs, k.indexer.Delete(m))
+		k.objects.remove(m)
 	}
-	return errors.Join(errs...)
+	return nil
 }

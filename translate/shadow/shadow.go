@@ -135,7 +135,7 @@ func trimPrefix(p string) string { return strings.TrimSuffix(p, "/") }
 // winner: whatever covers it covers what it would.
 func findInHost(p Place, routes []ir.Route) []Shadowed {
 	var out []Shadowed
-	byPath := map[pathKey][]int{}
+	byPath := make(map[pathKey][]int, len(routes))
 	var regexes []int
 	for i, r := range routes {
 		if w, rel, ok := firstCover(r.Match, routes, byPath, regexes); ok {
@@ -178,33 +178,31 @@ func firstCover(m ir.Match, routes []ir.Route, byPath map[pathKey][]int, regexes
 	if m.PathType != pathPrefix && m.PathType != pathExact {
 		return best, bestRel, best >= 0
 	}
-	for _, anc := range prefixAncestors(m) {
-		consider(byPath[pathKey{pathPrefix, anc}], func(w ir.Match) (Relation, bool) {
-			return PrefixCovers, conditionsCover(w, m)
-		})
-	}
+	prefixCovers := func(w ir.Match) (Relation, bool) { return PrefixCovers, conditionsCover(w, m) }
+	forEachPrefixAncestor(m, func(anc string) {
+		consider(byPath[pathKey{pathPrefix, anc}], prefixCovers)
+	})
 	consider(regexes, func(w ir.Match) (Relation, bool) {
 		return RegexCovers, conditionsCover(w, m) && regexCoversPath(w.Path, m)
 	})
 	return best, bestRel, best >= 0
 }
 
-// prefixAncestors lists the normalised PathPrefixes, other than m's own
-// key, that match every path m matches: for the prefix "/a/b" they are
-// "/a" and "" (the prefix "/"); for the Exact path "/a/b" also "/a/b".
-func prefixAncestors(m ir.Match) []string {
+// forEachPrefixAncestor calls f, longest first, with each normalised
+// PathPrefix, other than m's own key, that matches every path m matches:
+// for the prefix "/a/b" they are "/a" and "" (the prefix "/"); for the
+// Exact path "/a/b" also "/a/b".
+func forEachPrefixAncestor(m ir.Match, f func(string)) {
 	p := trimPrefix(m.Path)
-	var out []string
 	if m.PathType == pathExact {
-		out = append(out, p)
+		f(p)
 	}
 	for i := strings.LastIndexByte(p, '/'); i >= 0; i = strings.LastIndexByte(p[:i], '/') {
-		out = append(out, p[:i])
+		f(p[:i])
 		if i == 0 {
 			break
 		}
 	}
-	return out
 }
 
 // conditionsCover reports whether every method, header and query condition

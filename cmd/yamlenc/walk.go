@@ -1,0 +1,395 @@
+package yamlenc
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// The walker writes a Go value as YAML by reflection, straight through the
+// emitter, without the JSON and the tree that Marshal once went through. It
+// follows encoding/json's rules for what gwsim prints (exported fields,
+// json tag names, omitempty and omitzero, promoted embedded structs,
+// pointers, interfaces, slices, arrays, maps with string keys, strings,
+// bools, integers and metav1.Time), so that the YAML is that of the
+// value's JSON encoding. Any other value (a json.Marshaler or
+// encoding.TextMarshaler, a float, a []byte, a struct with fields that
+// encoding/json resolves by its own rules, a map with keys outside
+// printable ASCII; see classify and planStruct) is encoded with
+// encoding/json, parsed and written from the tree, as before. So is a
+// string outside printable ASCII, one string at a time, so that its scalar
+// is what the parser reads from its JSON encoding (invalid UTF-8, U+0085
+// and control characters included).
+
+// maxPointers is how many pointers and interfaces deep the walker follows
+// before it hands the value to encoding/json, which detects cycles there.
+const maxPointers = 1000
+
+// walker writes one document. depth counts the containers entered, as the
+// parser counts them, so that both fail at maxDepth.
+type walker struct {
+	e *emitter
+	*types
+	depth int
+	ptrs  int
+}
+
+// types is what the walker learns of each type it meets, kept from one
+// document to the next.
+type types struct {
+	plans   map[reflect.Type]*structPlan
+	classes map[reflect.Type]class
+}
+
+// class says how v is written: by the walker, or by encoding/json.
+func (w *walker) class(v reflect.Value) class {
+	t := v.Type()
+	c, ok := w.classes[t]
+	if !ok {
+		c = classify(t)
+		w.classes[t] = c
+	}
+	if c == classJSONPtr && !v.CanAddr() {
+		return classPlain
+	}
+	return c
+}
+
+func (w *walker) plan(t reflect.Type) *structPlan {
+	p, ok := w.plans[t]
+	if !ok {
+		p = planStruct(t)
+		w.plans[t] = p
+	}
+	return p
+}
+
+func (w *walker) value(v reflect.Value, ctx context) error {
+	if err := w.write(v, ctx); err != nil {
+		return err
+	}
+	w.e.flush(flushSize)
+	return w.e.err
+}
+
+func (w *walker) write(v reflect.Value, ctx context) error {
+	e := w.e
+	if !v.IsValid() {
+		e.plainWord("null")
+		return nil
+	}
+	switch w.class(v) {
+	case classTime:
+		w.time(v, ctx)
+		return nil
+	case classJSON, classJSONPtr:
+		return w.viaJSON(v, ctx)
+	}
+	t := v.Type()
+	switch t.Kind() {
+	case reflect.String:
+		return w.str(v.String(), ctx)
+	case reflect.Bool:
+		if v.Bool() {
+			e.plainWord("true")
+		} else {
+			e.plainWord("false")
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		e.integer(v.Int(), false)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		e.integer(int64(v.Uint()), true)
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			e.plainWord("null")
+			return nil
+		}
+		if w.ptrs >= maxPointers {
+			return w.viaJSON(v, ctx)
+		}
+		w.ptrs++
+		defer func() { w.ptrs-- }()
+		return w.write(v.Elem(), ctx)
+	case reflect.Struct:
+		return w.object(v, t, ctx)
+	case reflect.Map:
+		if v.IsNil() {
+			e.plainWord("null")
+			return nil
+		}
+		return w.mapping(v, ctx)
+	case reflect.Slice:
+		if v.IsNil() {
+			e.plainWord("null")
+			return nil
+		}
+		return w.array(v, ctx)
+	case reflect.Array:
+		return w.array(v, ctx)
+	default:
+		return w.viaJSON(v, ctx)
+	}
+	return nil
+}
+
+// time writes a metav1.Time as its MarshalJSON does: null when zero (or a
+// nil pointer), else RFC 3339 in UTC.
+func (w *walker) time(v reflect.Value, ctx context) {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			w.e.plainWord("null")
+			return
+		}
+		v = v.Elem()
+	}
+	tm := timeOf(v)
+	if tm.IsZero() {
+		w.e.plainWord("null")
+		return
+	}
+	var buf [len(time.RFC3339) + 8]byte
+	s := string(tm.UTC().AppendFormat(buf[:0], time.RFC3339))
+	w.e.stringScalar(s, analyze(s), ctx)
+}
+
+// timeOf reads a metav1.Time without copying it into an interface when it
+// can.
+func timeOf(v reflect.Value) *metav1.Time {
+	if v.CanAddr() {
+		return v.Addr().Interface().(*metav1.Time)
+	}
+	tm := v.Interface().(metav1.Time)
+	return &tm
+}
+
+// viaJSON encodes v with encoding/json, parses that as Marshal always did
+// and writes the tree.
+func (w *walker) viaJSON(v reflect.Value, ctx context) error {
+	t, root, err := w.parseJSON(v)
+	if err != nil {
+		return err
+	}
+	saved := w.e.t
+	w.e.t = t
+	w.e.node(root, ctx)
+	w.e.t = saved
+	return nil
+}
+
+// parseJSON encodes v with encoding/json, addressable as it stands, and
+// parses that at the walker's depth.
+func (w *walker) parseJSON(v reflect.Value) (*tree, node, error) {
+	var x any
+	if v.CanAddr() {
+		x = v.Addr().Interface()
+	} else {
+		x = v.Interface()
+	}
+	j, err := json.Marshal(x)
+	if err != nil {
+		return nil, node{}, fmt.Errorf("error marshaling into JSON: %w", err)
+	}
+	if len(j) >= math.MaxInt32 {
+		return nil, node{}, errors.New("yamlenc: a value encodes to 2 GiB of JSON or more")
+	}
+	t := &tree{src: string(j)}
+	p := &parser{t: t, src: t.src, depth: w.depth}
+	root, err := p.value()
+	if err == nil && p.pos != len(p.src) {
+		err = errSyntax
+	}
+	return t, root, err
+}
+
+// str writes a string value as the parser reads its JSON encoding.
+func (w *walker) str(s string, ctx context) error {
+	if !isPrintableASCII(s) {
+		// Printable ASCII reads back as itself; anything else is read
+		// from its JSON encoding.
+		j, err := json.Marshal(s)
+		if err != nil {
+			return err
+		}
+		t := &tree{}
+		p := &parser{t: t, src: string(j)}
+		n, _, err := p.str()
+		if err != nil {
+			return err
+		}
+		t.src = p.src
+		s = t.text(n)
+	}
+	w.e.stringScalar(s, analyze(s), ctx)
+	return nil
+}
+
+func (w *walker) enter() error {
+	w.depth++
+	if w.depth > maxDepth {
+		return fmt.Errorf("yaml: exceeded max depth of %d", maxDepth)
+	}
+	return nil
+}
+
+// array writes a slice or array as emitter.node writes an array node.
+func (w *walker) array(v reflect.Value, ctx context) error {
+	if err := w.enter(); err != nil {
+		return err
+	}
+	n := v.Len()
+	e := w.e
+	if n == 0 {
+		e.writeIndicator("[", true, true, false)
+		e.writeIndicator("]", false, false, false)
+		w.depth--
+		return nil
+	}
+	saved := e.indent
+	e.increaseIndent(false, ctx == ctxMapping && !e.indention)
+	for i := range n {
+		e.writeIndent()
+		e.writeIndicator("-", true, false, true)
+		if err := w.value(v.Index(i), ctxSequence); err != nil {
+			return err
+		}
+	}
+	e.indent = saved
+	w.depth--
+	return nil
+}
+
+// object writes a struct as emitter.node writes an object node.
+func (w *walker) object(v reflect.Value, t reflect.Type, ctx context) error {
+	plan := w.plan(t)
+	if plan.byJSON {
+		return w.viaJSON(v, ctx)
+	}
+	if err := w.enter(); err != nil {
+		return err
+	}
+	e := w.e
+	if !slices.ContainsFunc(plan.fields, func(f fieldPlan) bool { return !f.omitted(v) }) {
+		e.writeIndicator("{", true, true, false)
+		e.writeIndicator("}", false, false, false)
+		w.depth--
+		return nil
+	}
+	saved := e.indent
+	e.increaseIndent(false, false)
+	for _, f := range plan.fields {
+		if f.omitted(v) {
+			continue
+		}
+		e.mappingKey(f.name, f.key)
+		if err := w.value(v.FieldByIndex(f.index), ctxMapping); err != nil {
+			return err
+		}
+	}
+	e.indent = saved
+	w.depth--
+	return nil
+}
+
+// mapping writes a map with string keys as emitter.node writes an object
+// node. Keys outside printable ASCII or too long for a simple key are left
+// to encoding/json and the parser: two such keys can read back as one
+// (invalid UTF-8 becomes U+FFFD), and a long one is an error.
+func (w *walker) mapping(v reflect.Value, ctx context) error {
+	if !plainKeys(v) {
+		return w.viaJSON(v, ctx)
+	}
+	keys := v.MapKeys()
+	if err := w.enter(); err != nil {
+		return err
+	}
+	e := w.e
+	if len(keys) == 0 {
+		e.writeIndicator("{", true, true, false)
+		e.writeIndicator("}", false, false, false)
+		w.depth--
+		return nil
+	}
+	slices.SortFunc(keys, func(a, b reflect.Value) int { return compareKeys(a.String(), b.String()) })
+	saved := e.indent
+	e.increaseIndent(false, false)
+	for _, k := range keys {
+		s := k.String()
+		e.mappingKey(s, analyze(s))
+		if err := w.value(v.MapIndex(k), ctxMapping); err != nil {
+			return err
+		}
+	}
+	e.indent = saved
+	w.depth--
+	return nil
+}
+
+// plainKeys reports whether every key of map v is printable ASCII and
+// short enough for a simple key, which the walker writes itself.
+func plainKeys(v reflect.Value) bool {
+	for it := v.MapRange(); it.Next(); {
+		if s := it.Key().String(); !isPrintableASCII(s) || jsonWidth(s) > maxSimpleKey {
+			return false
+		}
+	}
+	return true
+}
+
+// empty reports whether v encodes to nothing but nulls, empty objects and
+// empty arrays.
+func (w *walker) empty(v reflect.Value) (bool, error) {
+	if !v.IsValid() {
+		return true, nil
+	}
+	t := v.Type()
+	c := w.class(v)
+	if c == classTime {
+		if v.Kind() == reflect.Pointer {
+			return v.IsNil() || timeOf(v.Elem()).IsZero(), nil
+		}
+		return timeOf(v).IsZero(), nil
+	}
+	if c != classPlain || t.Kind() == reflect.Struct && w.plan(t).byJSON || t.Kind() == reflect.Map && !plainKeys(v) ||
+		w.ptrs >= maxPointers {
+		tr, root, err := w.parseJSON(v)
+		if err != nil {
+			return false, err
+		}
+		return tr.empty(root), nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return true, nil
+		}
+		w.ptrs++
+		defer func() { w.ptrs-- }()
+		return w.empty(v.Elem())
+	case reflect.Slice, reflect.Array:
+		return v.Len() == 0, nil
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if empty, err := w.empty(it.Value()); !empty || err != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	case reflect.Struct:
+		for _, f := range w.plan(t).fields {
+			if f.omitted(v) {
+				continue
+			}
+			if empty, err := w.empty(v.FieldByIndex(f.index)); !empty || err != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+	return false, nil
+}
