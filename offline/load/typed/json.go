@@ -284,7 +284,7 @@ func (r *reader) array(d *Decoder, p *plan, v reflect.Value) bool {
 	}
 	for i := 0; ; i++ {
 		if i == s.Cap() {
-			s.Grow(max(4, i))
+			s.Grow(1) // amortised, and no more room than encoding/json leaves
 		}
 		s.SetLen(i + 1)
 		if !r.value(d, p.elem, s.Index(i)) {
