@@ -43,7 +43,7 @@ func celMutants(obj map[string]any, n int) []map[string]any {
 	}
 	out := make([]map[string]any, 0, len(edits))
 	for _, edit := range edits {
-		m := deepCopyJSON(obj).(map[string]any)
+		m := copyJSONValue(obj).(map[string]any)
 		edit(m)
 		out = append(out, m)
 	}
@@ -97,7 +97,7 @@ func collectEdits(v any, path []step, edits *[]func(map[string]any)) {
 		for _, k := range sortedKeys(mutantFields) {
 			if _, ok := v[k]; !ok && len(here) > 0 {
 				add := mutantFields[k]
-				*edits = append(*edits, func(root map[string]any) { at(root, here).(map[string]any)[k] = deepCopyJSON(add) })
+				*edits = append(*edits, func(root map[string]any) { at(root, here).(map[string]any)[k] = copyJSONValue(add) })
 			}
 		}
 	case []any:
@@ -108,7 +108,7 @@ func collectEdits(v any, path []step, edits *[]func(map[string]any)) {
 		if len(v) > 0 {
 			*edits = append(*edits, func(root map[string]any) {
 				l := at(root, here).([]any)
-				set(root, here, append(l, deepCopyJSON(l[0])))
+				set(root, here, append(l, copyJSONValue(l[0])))
 			})
 		}
 		for i, e := range v {

@@ -386,7 +386,8 @@ func (w *walkState) pathString(key string) string {
 	return b.String()
 }
 
-// copyJSONValue copies a default value, as defaulting does for each use.
+// copyJSONValue copies decoded JSON: a default value, as defaulting does
+// for each use, and the tests' objects before they are changed.
 func copyJSONValue(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
