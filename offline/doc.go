@@ -11,7 +11,9 @@ against it until nothing changes, and reads the world back.
 	                               the whole world ▶ Result.Output
 
 Reconcilers read and write only through the client; nothing in this package
-hands them objects any other way. IndexedStore (offline/store) is the
+hands them objects any other way. The reconcilers of one loop share a
+controller.ReadMemo, which keeps what they read of the objects no reconciler
+writes until the watcher counts a write that may change them. IndexedStore (offline/store) is the
 default store; FakeStore (controller-runtime's fake client) is the reference
 the tests compare it with.
 

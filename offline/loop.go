@@ -77,7 +77,8 @@ func reconcileWith(ctx context.Context, c client.Client, sources diag.Sources, o
 // reconcileThrough is reconcileWith with the watcher given: the reconcilers
 // read and write through w.
 func reconcileThrough(ctx context.Context, w *watcher, sources diag.Sources, opts Options, tf controller.TranslateFunc) (int, error) {
-	env := controller.Env{Client: w, Options: opts.Translate, Sources: sources, OtherObjects: opts.OtherObjects, Translate: tf}
+	env := controller.Env{Client: w, Options: opts.Translate, Sources: sources, OtherObjects: opts.OtherObjects, Translate: tf,
+		Reads: controller.NewReadMemo(w.readEpoch)}
 	return fixpoint(ctx, w, targets(env), opts.maxPasses(), opts.workers(), opts.afterChange)
 }
 
@@ -122,12 +123,11 @@ func fixpoint(ctx context.Context, w *watcher, ts []target, maxPasses, workers i
 		if err != nil {
 			return pass, err
 		}
-		changed := before.diff(after)
-		if len(changed) == 0 {
+		if !before.differs(after) {
 			return pass, nil
 		}
 		if pass >= maxPasses {
-			return pass, &NotSettledError{Passes: pass, Changed: changed}
+			return pass, &NotSettledError{Passes: pass, Changed: before.diff(after)}
 		}
 		if afterChange != nil {
 			afterChange()

@@ -79,9 +79,32 @@ func statusOf(o client.Object) any {
 }
 
 // diff returns the objects whose recorded content differs, or that exist in
-// only one of the snapshots, sorted. Each kind's two listings are walked
-// side by side in namespace/name order.
+// only one of the snapshots, sorted.
 func (s snapshot) diff(o snapshot) []diag.ObjectRef {
+	var out []diag.ObjectRef
+	s.compare(o, func(r diag.ObjectRef) bool {
+		out = append(out, r)
+		return true
+	})
+	return out
+}
+
+// differs reports whether diff would return anything. It stops at the
+// first difference: after a pass that wrote, most objects differ, and only
+// the loop's last pass needs to name them.
+func (s snapshot) differs(o snapshot) bool {
+	found := false
+	s.compare(o, func(diag.ObjectRef) bool {
+		found = true
+		return false
+	})
+	return found
+}
+
+// compare calls visit with each object that differs between s and o, in
+// kind, namespace and name order, until visit returns false. Each kind's
+// two listings are walked side by side in namespace/name order.
+func (s snapshot) compare(o snapshot, visit func(diag.ObjectRef) bool) {
 	kinds := slices.Sorted(maps.Keys(s.objs))
 	for k := range o.objs {
 		if _, ok := s.objs[k]; !ok {
@@ -89,28 +112,30 @@ func (s snapshot) diff(o snapshot) []diag.ObjectRef {
 		}
 	}
 	slices.Sort(kinds)
-	var out []diag.ObjectRef
 	for _, kind := range kinds {
 		a, b := s.objs[kind], o.objs[kind]
 		ref := func(obj client.Object) diag.ObjectRef {
 			return diag.ObjectRef{Kind: kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
 		}
 		for i, j := 0, 0; i < len(a) || j < len(b); {
+			var changed client.Object
 			switch {
 			case j == len(b) || (i < len(a) && compareKeys(a[i], b[j]) < 0):
-				out = append(out, ref(a[i]))
+				changed = a[i]
 				i++
 			case i == len(a) || compareKeys(a[i], b[j]) > 0:
-				out = append(out, ref(b[j]))
+				changed = b[j]
 				j++
 			default:
 				if !sameState(a[i], b[j]) {
-					out = append(out, ref(a[i]))
+					changed = a[i]
 				}
 				i++
 				j++
 			}
+			if changed != nil && !visit(ref(changed)) {
+				return
+			}
 		}
 	}
-	return out
 }

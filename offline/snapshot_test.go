@@ -60,4 +60,10 @@ func TestSnapshotDiff(t *testing.T) {
 	if d := cmp.Diff(want, after.diff(before)); d != "" {
 		t.Errorf("diff the other way (-want +got):\n%s", d)
 	}
+	if !before.differs(after) || !after.differs(before) {
+		t.Error("differs = false for snapshots that differ")
+	}
+	if before.differs(before) {
+		t.Error("differs = true for a snapshot and itself")
+	}
 }

@@ -51,6 +51,9 @@ type watcher struct {
 	// writes counts the writes made through the watcher, successful or
 	// not (see writeCount).
 	writes atomic.Uint64
+	// others counts the writes that may change anything but the status
+	// of a reconciled or watched kind (see readEpoch).
+	others atomic.Uint64
 
 	mu sync.Mutex
 	// pending are the current pass's requests not started yet.
@@ -138,6 +141,14 @@ func (w *watcher) touch(req diag.ObjectRef, writer any) {
 // writers are done covers everything they wrote.
 func (w *watcher) writeCount() uint64 { return w.writes.Load() }
 
+// readEpoch is the count of writes that may have changed anything other
+// than the status of the kinds the loop reconciles or watches, which are
+// the only things its reconcilers write: while it stays the same, a read
+// that depends on nothing else gives the same answer
+// (controller.ReadMemo). A write is counted when it returns, after the
+// store changed.
+func (w *watcher) readEpoch() uint64 { return w.others.Load() }
+
 // statusWritten records a status write of obj, whose stored state before
 // the write was old (nil if unknown).
 func (w *watcher) statusWritten(ctx context.Context, old, obj client.Object) {
@@ -146,6 +157,9 @@ func (w *watcher) statusWritten(ctx context.Context, old, obj client.Object) {
 	writer := ctx.Value(writerKey{})
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if _, ok := w.reconciled[kind]; !ok {
+		w.others.Add(1)
+	}
 	if w.reconciled[kind] {
 		w.touch(diag.ObjectRef{Kind: kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}, writer)
 	}
@@ -182,6 +196,7 @@ func changedValues(extract client.IndexerFunc, old, obj client.Object) []string 
 
 // anyWritten records a write that requeues every object.
 func (w *watcher) anyWritten() {
+	w.others.Add(1)
 	w.writes.Add(1)
 	w.mu.Lock()
 	w.all = true

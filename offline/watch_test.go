@@ -32,6 +32,8 @@ func TestWatcherRequeues(t *testing.T) {
 		pending []diag.ObjectRef // still to run in the pass
 		write   func(ctx context.Context, c client.Client) error
 		want    map[string][]diag.ObjectRef
+		// newEpoch: the write may change what controller.ReadMemo keeps.
+		newEpoch bool
 	}{
 		{
 			name: "a Gateway writes a route's status: the route, no Gateway", writer: gwRef("a"),
@@ -90,6 +92,7 @@ func TestWatcherRequeues(t *testing.T) {
 				"BackendTLSPolicy": {policyRef}, "Gateway": {gwRef("a"), gwRef("b")}, "GatewayClass": {{Kind: "GatewayClass", Name: "cls"}},
 				"HTTPRoute": {routeRef},
 			},
+			newEpoch: true,
 		},
 	} {
 		for storeName, factory := range stores {
@@ -110,11 +113,15 @@ func TestWatcherRequeues(t *testing.T) {
 					t.Fatal(err)
 				}
 				w.startPass(ts, map[string][]diag.ObjectRef{"": append([]diag.ObjectRef{tc.writer}, tc.pending...)})
+				epoch := w.readEpoch()
 				if err := tc.write(w.begin(ctx, tc.writer), w); err != nil {
 					t.Fatal(err)
 				}
 				if diff := cmp.Diff(tc.want, w.queued(all)); diff != "" {
 					t.Errorf("queued (-want +got):\n%s", diff)
+				}
+				if moved := w.readEpoch() != epoch; moved != tc.newEpoch {
+					t.Errorf("read epoch moved: %v, want %v", moved, tc.newEpoch)
 				}
 			})
 		}

@@ -27,5 +27,9 @@
 //
 // Reconcilers never list once per route: listing is once per Gateway, per
 // ListenerSet or per referenced Service or ServiceImport, and a route
-// reconciler only Gets the parents its parentRefs name.
+// reconciler only Gets the parents its parentRefs name. With a ReadMemo
+// (the fixpoint loop gives one to every reconciler of a loop), what no
+// reconciler writes is read once per loop rather than once per reconcile:
+// a backend's Service, ServiceImport and EndpointSlices, whether any
+// BackendTLSPolicy targets it, and whether a Gateway is gwsim's.
 package controller

@@ -31,6 +31,10 @@ type Env struct {
 	// Translate computes status; nil means translate.Translate. Tests of the
 	// reconcile mechanics replace it with a small stand-in.
 	Translate TranslateFunc
+	// Reads, when set, is shared by the reconcilers of one fixpoint loop
+	// to read what no reconciler writes once rather than once per
+	// reconcile; nil reads everything through Client every time.
+	Reads *ReadMemo
 }
 
 // translate computes the status of in (translate.Options.StatusOnly: a

@@ -103,29 +103,18 @@ type gathered struct {
 // its EndpointSlices and the policies targeting it that seen does not
 // hold yet.
 func (r *GatewayReconciler) gatherBackend(ctx context.Context, s *slice, k backendKind, key types.NamespacedName, seen gathered) error {
-	obj := k.newObject()
-	found, err := getIfExists(ctx, r.Client, key, obj)
+	d, policies, err := r.readBackend(ctx, k, key)
 	if err != nil {
 		return err
 	}
-	if found {
-		s.in.Add(obj)
+	if d.obj != nil {
+		s.in.Add(d.obj)
 	}
-	// An object the open world assumes has none, but policies may target
-	// it and slices may name it all the same.
-	eps, err := ListObjects(ctx, r.Client, &discoveryv1.EndpointSliceList{}, matching(k.sliceField, key.String()), CachedRead)
-	if err != nil {
-		return fmt.Errorf("listing EndpointSlices of %s %s: %w", k.kind, key, err)
-	}
-	for _, o := range eps {
-		if !seen.slices[client.ObjectKeyFromObject(o)] {
-			seen.slices[client.ObjectKeyFromObject(o)] = true
-			s.in.EndpointSlices = append(s.in.EndpointSlices, o.(*discoveryv1.EndpointSlice))
+	for _, es := range d.slices {
+		if !seen.slices[client.ObjectKeyFromObject(es)] {
+			seen.slices[client.ObjectKeyFromObject(es)] = true
+			s.in.EndpointSlices = append(s.in.EndpointSlices, es)
 		}
-	}
-	policies, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, matching(k.policyField, key.String()), CachedRead)
-	if err != nil {
-		return fmt.Errorf("listing BackendTLSPolicies of %s %s: %w", k.kind, key, err)
 	}
 	for _, o := range policies {
 		// A policy targeting several of the objects is listed once per object.
@@ -136,4 +125,55 @@ func (r *GatewayReconciler) gatherBackend(ctx context.Context, s *slice, k backe
 		s.in.BackendTLSPolicies = append(s.in.BackendTLSPolicies, o.(*gwv1.BackendTLSPolicy))
 	}
 	return nil
+}
+
+// readBackend reads the object key of kind k (nil when it does not exist),
+// its EndpointSlices and the BackendTLSPolicies targeting it, through
+// r.Reads: Gateways whose routes share a backend read it once per loop,
+// and the policies only when some target it.
+func (r *GatewayReconciler) readBackend(ctx context.Context, k backendKind, key types.NamespacedName) (*backendDeps, []client.Object, error) {
+	mk := backendMemoKey{kind: k.kind, key: key}
+	d, epoch := r.Reads.backend(mk)
+	fresh := d == nil
+	if fresh {
+		var err error
+		if d, err = r.readBackendObjects(ctx, k, key); err != nil {
+			return nil, nil, err
+		}
+	} else if d.noPolicies {
+		return d, nil, nil
+	}
+	policies, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, matching(k.policyField, key.String()), CachedRead)
+	if err != nil {
+		return nil, nil, fmt.Errorf("listing BackendTLSPolicies of %s %s: %w", k.kind, key, err)
+	}
+	if fresh {
+		d.noPolicies = len(policies) == 0
+		r.Reads.rememberBackend(epoch, mk, d)
+	}
+	return d, policies, nil
+}
+
+// readBackendObjects reads the object key of kind k and its EndpointSlices.
+func (r *GatewayReconciler) readBackendObjects(ctx context.Context, k backendKind, key types.NamespacedName) (*backendDeps, error) {
+	d := &backendDeps{}
+	obj := k.newObject()
+	found, err := getIfExists(ctx, r.Client, key, obj)
+	if err != nil {
+		return nil, err
+	}
+	if found {
+		d.obj = obj
+	}
+	// An object the open world assumes has none, but policies may target
+	// it and slices may name it all the same.
+	eps, err := ListObjects(ctx, r.Client, &discoveryv1.EndpointSliceList{}, matching(k.sliceField, key.String()), CachedRead)
+	if err != nil {
+		return nil, fmt.Errorf("listing EndpointSlices of %s %s: %w", k.kind, key, err)
+	}
+	d.slices = make([]*discoveryv1.EndpointSlice, len(eps))
+	for i, o := range eps {
+		d.slices[i] = o.(*discoveryv1.EndpointSlice)
+	}
+	return d, nil
 }

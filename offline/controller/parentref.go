@@ -41,10 +41,7 @@ func target(ns string, group *gwv1.Group, kind *gwv1.Kind, refNS *gwv1.Namespace
 // target).
 func parentKey(routeNS string, ref gwv1.ParentReference) string {
 	group, kind := deref(ref.Group), deref(ref.Kind)
-	ns := routeNS
-	if ref.Namespace != nil && *ref.Namespace != "" {
-		ns = string(*ref.Namespace)
-	}
+	ns := refNamespace(routeNS, ref.Namespace)
 	section := ""
 	if ref.SectionName != nil {
 		section = string(*ref.SectionName)
@@ -56,6 +53,23 @@ func parentKey(routeNS string, ref gwv1.ParentReference) string {
 	// One concatenation, not fmt: a reconcile computes a key per parent
 	// status of every route it writes.
 	return string(group) + "/" + string(kind) + " " + ns + "/" + string(ref.Name) + " section=" + section + " port=" + port
+}
+
+// sameParent reports whether two parentRefs of a route in routeNS name the
+// same parent: whether their parentKeys are equal, without building them.
+func sameParent(routeNS string, a, b gwv1.ParentReference) bool {
+	return a.Name == b.Name && deref(a.Group) == deref(b.Group) && deref(a.Kind) == deref(b.Kind) &&
+		refNamespace(routeNS, a.Namespace) == refNamespace(routeNS, b.Namespace) &&
+		deref(a.SectionName) == deref(b.SectionName) &&
+		(a.Port == nil) == (b.Port == nil) && (a.Port == nil || *a.Port == *b.Port)
+}
+
+// refNamespace is a reference's namespace: its own when set, else from.
+func refNamespace(from string, ns *gwv1.Namespace) string {
+	if ns != nil && *ns != "" {
+		return string(*ns)
+	}
+	return from
 }
 
 // deref is *p, or the zero value when p is nil.

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
@@ -31,22 +32,24 @@ func (r *RouteReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
 	spec, status := r.Kind.Access(o)
-	inSpec := map[string]bool{}
-	for _, ref := range spec.ParentRefs {
-		inSpec[parentKey(o.GetNamespace(), ref)] = true
-	}
-	live := map[types.NamespacedName]bool{}
+	// kept stays nil until an entry is dropped: a settled route, the usual
+	// case, costs no allocation.
 	var kept []gwv1.RouteParentStatus
-	for _, p := range status.Parents {
-		stale, err := r.stale(ctx, o.GetNamespace(), p, inSpec, live)
+	dropped := false
+	for i, p := range status.Parents {
+		stale, err := r.stale(ctx, o.GetNamespace(), p, spec.ParentRefs)
 		if err != nil {
 			return reconcile.Result{}, fmt.Errorf("%s %s: %w", r.Kind.Kind, req.NamespacedName, err)
 		}
-		if !stale {
+		switch {
+		case stale && !dropped:
+			kept = append(make([]gwv1.RouteParentStatus, 0, len(status.Parents)-1), status.Parents[:i]...)
+			dropped = true
+		case !stale && dropped:
 			kept = append(kept, p)
 		}
 	}
-	if len(kept) == len(status.Parents) {
+	if !dropped {
 		return reconcile.Result{}, nil
 	}
 	status.Parents = kept
@@ -54,12 +57,13 @@ func (r *RouteReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 }
 
 // stale reports whether gwsim owns p and p's parent no longer holds the
-// route. live caches, per Gateway, whether it exists and is gwsim's.
-func (r *RouteReconciler) stale(ctx context.Context, routeNS string, p gwv1.RouteParentStatus, inSpec map[string]bool, live map[types.NamespacedName]bool) (bool, error) {
+// route: inSpec (the route's spec.parentRefs) no longer names it, or its
+// Gateway is gone or not gwsim's.
+func (r *RouteReconciler) stale(ctx context.Context, routeNS string, p gwv1.RouteParentStatus, inSpec []gwv1.ParentReference) (bool, error) {
 	if !owns(r.Options, string(p.ControllerName)) {
 		return false, nil
 	}
-	if !inSpec[parentKey(routeNS, p.ParentRef)] {
+	if !slices.ContainsFunc(inSpec, func(ref gwv1.ParentReference) bool { return sameParent(routeNS, ref, p.ParentRef) }) {
 		return true, nil
 	}
 	kind, key, ok := parentTarget(routeNS, p.ParentRef)
@@ -84,17 +88,26 @@ func (r *RouteReconciler) stale(ctx context.Context, routeNS string, p gwv1.Rout
 	default:
 		return false, nil
 	}
-	if alive, seen := live[key]; seen {
-		return !alive, nil
-	}
 	alive, err := r.ownedGateway(ctx, key)
-	live[key] = alive
 	return !alive, err
 }
 
 // ownedGateway reports whether the Gateway key exists and its class exists
-// and is gwsim's.
+// and is gwsim's. The answer depends on the two objects' specs alone, so
+// e.Reads keeps it for every reconcile of the loop.
 func (e Env) ownedGateway(ctx context.Context, key types.NamespacedName) (bool, error) {
+	owned, ok, epoch := e.Reads.ownedGateway(key)
+	if ok {
+		return owned, nil
+	}
+	owned, err := e.readOwnedGateway(ctx, key)
+	if err == nil {
+		e.Reads.rememberOwned(epoch, key, owned)
+	}
+	return owned, err
+}
+
+func (e Env) readOwnedGateway(ctx context.Context, key types.NamespacedName) (bool, error) {
 	gw := &gwv1.Gateway{}
 	if err := e.Client.Get(ctx, key, gw, CachedRead); err != nil {
 		return false, client.IgnoreNotFound(err)

@@ -1,0 +1,119 @@
+package controller
+
+import (
+	"sync"
+
+	discoveryv1 "k8s.io/api/discovery/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// ReadMemo remembers, across the reconciles of one fixpoint loop, reads
+// that only some writes can change: whether a Gateway is gwsim's, and per
+// backend (a Service or ServiceImport) the object, its EndpointSlices and
+// whether any BackendTLSPolicy targets it. Ten Gateways whose routes share
+// backends would otherwise read each backend once per Gateway, and every
+// route reconcile would read its Gateway and GatewayClass again.
+//
+// These answers depend on the specs of Gateways, GatewayClasses and
+// BackendTLSPolicies and on whole Services, ServiceImports and
+// EndpointSlices: on nothing that the reconcilers write, which is the
+// status of Gateway API kinds. The memo holds its answers while the epoch
+// function returns the same count; the fixpoint loop's watcher counts
+// every other write (spec, metadata, create, delete, and the status of
+// any other kind), so an answer kept is the answer a fresh read would
+// give. A nil *ReadMemo remembers nothing.
+//
+// The memo hands the same objects to every reconcile that asks: they are
+// cached reads (CachedRead), never changed by their readers.
+type ReadMemo struct {
+	epoch func() uint64
+
+	mu sync.Mutex
+	// at is the epoch the entries were read in.
+	at       uint64
+	owned    map[types.NamespacedName]bool
+	backends map[backendMemoKey]*backendDeps
+}
+
+// NewReadMemo returns a memo whose answers hold while epoch returns the
+// same count (see ReadMemo).
+func NewReadMemo(epoch func() uint64) *ReadMemo {
+	return &ReadMemo{epoch: epoch}
+}
+
+// backendMemoKey names a backend: its kind (backendKind.kind) and key.
+type backendMemoKey struct {
+	kind string
+	key  types.NamespacedName
+}
+
+// backendDeps is what gatherBackend reads for one backend, less the
+// BackendTLSPolicies themselves: the reconcilers write their status, so
+// only the fact that none target the backend (a spec index) is kept.
+type backendDeps struct {
+	obj        client.Object // nil when the object does not exist
+	slices     []*discoveryv1.EndpointSlice
+	noPolicies bool
+}
+
+// now returns the current epoch, forgetting every entry read in another.
+// m.mu must be held.
+func (m *ReadMemo) now() uint64 {
+	e := m.epoch()
+	if e != m.at || m.owned == nil {
+		m.at = e
+		m.owned = map[types.NamespacedName]bool{}
+		m.backends = map[backendMemoKey]*backendDeps{}
+	}
+	return e
+}
+
+// ownedGateway returns the memoised answer of Env.ownedGateway for key, and
+// the epoch to record a fresh answer under (see rememberOwned).
+func (m *ReadMemo) ownedGateway(key types.NamespacedName) (owned, ok bool, epoch uint64) {
+	if m == nil {
+		return false, false, 0
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	epoch = m.now()
+	owned, ok = m.owned[key]
+	return owned, ok, epoch
+}
+
+// rememberOwned records an answer read after the memo returned epoch. An
+// answer from an epoch that has passed is dropped.
+func (m *ReadMemo) rememberOwned(epoch uint64, key types.NamespacedName, owned bool) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.now() == epoch {
+		m.owned[key] = owned
+	}
+}
+
+// backend is ownedGateway for a backend's reads.
+func (m *ReadMemo) backend(key backendMemoKey) (*backendDeps, uint64) {
+	if m == nil {
+		return nil, 0
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	epoch := m.now()
+	return m.backends[key], epoch
+}
+
+// rememberBackend is rememberOwned for a backend's reads.
+func (m *ReadMemo) rememberBackend(epoch uint64, key backendMemoKey, d *backendDeps) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.now() == epoch {
+		m.backends[key] = d
+	}
+}
