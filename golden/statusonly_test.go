@@ -31,6 +31,12 @@ func TestStatusOnlyTranslate(t *testing.T) {
 			if len(got.IR.Gateways) != 0 || len(got.Findings) != 0 {
 				t.Errorf("status only computed %d IR Gateways and %d findings, want none", len(got.IR.Gateways), len(got.Findings))
 			}
+			// The reconcilers do not gather EndpointSlices: status must not
+			// depend on them.
+			in.EndpointSlices = nil
+			if diff := cmp.Diff(full.Status, translate.Translate(in, opts).Status); diff != "" {
+				t.Errorf("status without EndpointSlices differs (-full +status only, no slices):\n%s", diff)
+			}
 		})
 	}
 }

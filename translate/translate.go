@@ -82,7 +82,8 @@ type Options struct {
 	OpenWorld OpenWorld
 	// StatusOnly computes Output.Status alone: Output.IR and
 	// Output.Findings are left empty, and the IR is built only as far as
-	// BackendTLSPolicy status needs it. The reconcilers, which write status
+	// BackendTLSPolicy status needs it. Input.EndpointSlices are not read:
+	// endpoints matter to the IR alone. The reconcilers, which write status
 	// and nothing else, translate one Gateway's slice of the world this
 	// way; the status is the same as without it.
 	StatusOnly bool

@@ -86,8 +86,10 @@ func newWorld(in Input, opts Options) *world {
 	for _, o := range in.OtherObjects {
 		w.others[o] = true
 	}
-	indexSlices(w.slicesBySvc, in.EndpointSlices, discoveryv1.LabelServiceName)
-	indexSlices(w.slicesByImport, in.EndpointSlices, mcsv1alpha1.LabelServiceName)
+	if !opts.StatusOnly { // endpoints matter only to the IR (see buildCluster)
+		indexSlices(w.slicesBySvc, in.EndpointSlices, discoveryv1.LabelServiceName)
+		indexSlices(w.slicesByImport, in.EndpointSlices, mcsv1alpha1.LabelServiceName)
+	}
 	w.listenerSets = indexListenerSets(in.ListenerSets)
 	for _, g := range in.ReferenceGrants {
 		w.grantsByNS[g.Namespace] = append(w.grantsByNS[g.Namespace], g)

@@ -12,7 +12,7 @@
 //     ConfigMap its parametersRef names.
 //   - GatewayReconciler gathers one Gateway's class, ListenerSets, routes,
 //     Secrets, ReferenceGrants, Namespaces, Services and ServiceImports
-//     with their EndpointSlices and BackendTLSPolicies (with the ConfigMaps and Secrets holding the CA
+//     with their BackendTLSPolicies (with the ConfigMaps and Secrets holding the CA
 //     bundles these and the Gateway's frontend validation name) and the
 //     ConfigMap its infrastructure parametersRef names, writes the
 //     Gateway's status and that of its ListenerSets, and merges the parent
@@ -30,6 +30,6 @@
 // reconciler only Gets the parents its parentRefs name. With a ReadMemo
 // (the fixpoint loop gives one to every reconciler of a loop), what no
 // reconciler writes is read once per loop rather than once per reconcile:
-// a backend's Service, ServiceImport and EndpointSlices, whether any
+// a backend's Service or ServiceImport, whether any
 // BackendTLSPolicy targets it, and whether a Gateway is gwsim's.
 package controller

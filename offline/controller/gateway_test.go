@@ -97,17 +97,14 @@ func TestGatewayReconcilerReadsOnlyWhatTheGatewayDependsOn(t *testing.T) {
 	wantCalls = append(wantCalls,
 		"List Namespace",
 		"Get Secret certs/shared", "Get Secret infra/gone", "Get Secret infra/tls",
-		"Get Service apps/db",
-		"List EndpointSlice serviceName=apps/db", "List BackendTLSPolicy targetService=apps/db",
+		// No EndpointSlices: status does not depend on endpoints.
+		"Get Service apps/db", "List BackendTLSPolicy targetService=apps/db",
 		"Get Service apps/nosvc",
-		// A missing Service may be assumed (the open world): its slices and
-		// policies are read all the same.
-		"List EndpointSlice serviceName=apps/nosvc",
+		// A missing Service may be assumed (the open world): its policies
+		// are read all the same.
 		"List BackendTLSPolicy targetService=apps/nosvc",
-		"Get Service apps/web",
-		"List EndpointSlice serviceName=apps/web", "List BackendTLSPolicy targetService=apps/web",
-		"Get Service backend/api",
-		"List EndpointSlice serviceName=backend/api", "List BackendTLSPolicy targetService=backend/api",
+		"Get Service apps/web", "List BackendTLSPolicy targetService=apps/web",
+		"Get Service backend/api", "List BackendTLSPolicy targetService=backend/api",
 		"Get ConfigMap apps/missing-ca", "Get ConfigMap apps/web-ca", "Get ConfigMap cas/partner-ca", "Get ConfigMap infra/client-ca",
 		"Get Secret apps/web-ca-secret",
 		"List ReferenceGrant ns=backend", "List ReferenceGrant ns=cas", "List ReferenceGrant ns=certs",
@@ -122,8 +119,8 @@ func TestGatewayReconcilerReadsOnlyWhatTheGatewayDependsOn(t *testing.T) {
 		"HTTPRoutes": {"apps/direct", "apps/via-ls"}, "TCPRoutes": {"apps/tcp"},
 		"Namespaces": {"/apps", "/backend", "/certs", "/infra"},
 		"Secrets":    {"apps/web-ca-secret", "certs/shared", "infra/tls"}, "Services": {"apps/db", "apps/web", "backend/api"},
-		"ConfigMaps":     {"apps/web-ca", "cas/partner-ca", "infra/client-ca"},
-		"EndpointSlices": {"apps/web-1"}, "BackendTLSPolicies": {"apps/web-tls"}, "ReferenceGrants": {"backend/g", "certs/g"},
+		"ConfigMaps":         {"apps/web-ca", "cas/partner-ca", "infra/client-ca"},
+		"BackendTLSPolicies": {"apps/web-tls"}, "ReferenceGrants": {"backend/g", "certs/g"},
 	}
 	if diff := cmp.Diff(wantInput, inputNames(got)); diff != "" {
 		t.Errorf("Translate input (-want +got):\n%s", diff)

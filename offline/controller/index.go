@@ -3,7 +3,6 @@ package controller
 import (
 	"slices"
 
-	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -45,13 +44,6 @@ const (
 	FieldBackendService = "backendService"
 	// FieldGatewayClass indexes Gateways by spec.gatewayClassName.
 	FieldGatewayClass = "gatewayClassName"
-	// FieldServiceName indexes EndpointSlices by their
-	// kubernetes.io/service-name label.
-	FieldServiceName = "serviceName"
-	// FieldServiceImportName indexes EndpointSlices by their
-	// multicluster.kubernetes.io/service-name label: the ServiceImport
-	// whose endpoints across the ClusterSet they list.
-	FieldServiceImportName = "serviceImportName"
 	// FieldTargetService indexes BackendTLSPolicies by the Services their
 	// targetRefs name.
 	FieldTargetService = "targetService"
@@ -67,7 +59,8 @@ const (
 // Indexes returns every field index the reconcilers list with. ReferenceGrants
 // need none (they are listed per namespace) and Secrets, Services,
 // ServiceImports, GatewayClasses and Namespaces are read by key or listed
-// whole.
+// whole. EndpointSlices are not read by the reconcilers at all: only the IR,
+// which they do not build, looks at endpoints.
 func Indexes() []Index {
 	var out []Index
 	for _, k := range RouteKinds() {
@@ -80,8 +73,6 @@ func Indexes() []Index {
 	return append(out,
 		Index{Object: &gwv1.ListenerSet{}, Field: FieldParentGateway, Extract: listenerSetParent},
 		Index{Object: &gwv1.Gateway{}, Field: FieldGatewayClass, Extract: gatewayClassName},
-		Index{Object: &discoveryv1.EndpointSlice{}, Field: FieldServiceName, Extract: sliceOwner(discoveryv1.LabelServiceName)},
-		Index{Object: &discoveryv1.EndpointSlice{}, Field: FieldServiceImportName, Extract: sliceOwner(mcsv1alpha1.LabelServiceName)},
 		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldTargetService, Extract: policyTargets("", "Service")},
 		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldTargetServiceImport, Extract: policyTargets(mcsv1alpha1.GroupName, mcsv1alpha1.ServiceImportKindName)},
 		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldAncestorGateway, Extract: policyAncestorGateways, Requeues: kindGateway, ReadsStatus: true},
@@ -141,19 +132,6 @@ func listenerSetParent(o client.Object) []string {
 
 func gatewayClassName(o client.Object) []string {
 	return []string{string(o.(*gwv1.Gateway).Spec.GatewayClassName)}
-}
-
-// sliceOwner extracts the object an EndpointSlice names in label: its
-// Service (kubernetes.io/service-name) or its ServiceImport
-// (multicluster.kubernetes.io/service-name).
-func sliceOwner(label string) client.IndexerFunc {
-	return func(o client.Object) []string {
-		name, ok := o.GetLabels()[label]
-		if !ok || name == "" {
-			return nil
-		}
-		return []string{types.NamespacedName{Namespace: o.GetNamespace(), Name: name}.String()}
-	}
 }
 
 // policyTargets extracts the objects of group/kind a BackendTLSPolicy

@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -70,8 +69,6 @@ func TestIndexesExtract(t *testing.T) {
 	lsForeign := ls.DeepCopy()
 	lsForeign.Spec.ParentRef.Group = ptr(gwv1.Group("example.com"))
 
-	slice := &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web-abc", Labels: map[string]string{discoveryv1.LabelServiceName: "web"}}}
-	orphan := &discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "orphan"}}
 	defaulttest.All(t, http, grpc, tcp, tls, udp, ls, lsOther, lsForeign)
 	policy := &gwv1.BackendTLSPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "p"}}
 	policy.Spec.TargetRefs = []gwv1.LocalPolicyTargetReferenceWithSectionName{
@@ -103,8 +100,6 @@ func TestIndexesExtract(t *testing.T) {
 		{"ListenerSet by Gateway, other namespace", lsOther, FieldParentGateway, []string{"infra/gw"}},
 		{"ListenerSet with foreign parent", lsForeign, FieldParentGateway, nil},
 		{"Gateway by class", gateway("default", "gw", "cls"), FieldGatewayClass, []string{"cls"}},
-		{"EndpointSlice by Service", slice, FieldServiceName, []string{"default/web"}},
-		{"EndpointSlice without Service label", orphan, FieldServiceName, nil},
 		{"BackendTLSPolicy by Service", policy, FieldTargetService, []string{"default/web"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

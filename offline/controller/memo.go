@@ -3,21 +3,19 @@ package controller
 import (
 	"sync"
 
-	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // ReadMemo remembers, across the reconciles of one fixpoint loop, reads
 // that only some writes can change: whether a Gateway is gwsim's, and per
-// backend (a Service or ServiceImport) the object, its EndpointSlices and
-// whether any BackendTLSPolicy targets it. Ten Gateways whose routes share
+// backend (a Service or ServiceImport) the object and whether any
+// BackendTLSPolicy targets it. Ten Gateways whose routes share
 // backends would otherwise read each backend once per Gateway, and every
 // route reconcile would read its Gateway and GatewayClass again.
 //
 // These answers depend on the specs of Gateways, GatewayClasses and
-// BackendTLSPolicies and on whole Services, ServiceImports and
-// EndpointSlices: on nothing that the reconcilers write, which is the
+// BackendTLSPolicies and on whole Services and ServiceImports: on nothing that the reconcilers write, which is the
 // status of Gateway API kinds. The memo holds its answers while the epoch
 // function returns the same count; the fixpoint loop's watcher counts
 // every other write (spec, metadata, create, delete, and the status of
@@ -53,7 +51,6 @@ type backendMemoKey struct {
 // only the fact that none target the backend (a spec index) is kept.
 type backendDeps struct {
 	obj        client.Object // nil when the object does not exist
-	slices     []*discoveryv1.EndpointSlice
 	noPolicies bool
 }
 
