@@ -79,7 +79,7 @@ func reconcileWith(ctx context.Context, c client.Client, sources diag.Sources, o
 func reconcileThrough(ctx context.Context, w *watcher, sources diag.Sources, opts Options, tf controller.TranslateFunc) (int, error) {
 	env := controller.Env{Client: w, Options: opts.Translate, Sources: sources, OtherObjects: opts.OtherObjects, Translate: tf,
 		Reads: controller.NewReadMemo(w.readEpoch)}
-	return fixpoint(ctx, w, targets(env), opts.maxPasses(), opts.workers(), opts.afterChange)
+	return fixpoint(ctx, w, targets(env), opts.maxPasses(), opts.workers(), opts.afterWrites)
 }
 
 func (o Options) workers() int {
@@ -100,7 +100,10 @@ func (o Options) maxPasses() int {
 // pass, the objects that the previous pass's writes requeued (see watcher),
 // until the snapshots taken around a pass are equal or maxPasses passes
 // changed something. The reconcilers of ts must read and write through w.
-func fixpoint(ctx context.Context, w *watcher, ts []target, maxPasses, workers int, afterChange func()) (int, error) {
+// afterWrites, when set, is called after the reconciles of each pass that
+// wrote something, before the snapshot that tells whether it changed
+// anything: a pass that wrote nothing changed nothing.
+func fixpoint(ctx context.Context, w *watcher, ts []target, maxPasses, workers int, afterWrites func()) (int, error) {
 	before, err := takeSnapshot(ctx, w, ts)
 	if err != nil {
 		return 0, err
@@ -111,6 +114,7 @@ func fixpoint(ctx context.Context, w *watcher, ts []target, maxPasses, workers i
 			return pass - 1, err
 		}
 		w.startPass(ts, queue)
+		writes := w.writeCount()
 		for _, t := range ts {
 			if t.r == nil {
 				continue
@@ -118,6 +122,9 @@ func fixpoint(ctx context.Context, w *watcher, ts []target, maxPasses, workers i
 			if err := reconcileAll(ctx, w, t.r, queue[t.kind], workers); err != nil {
 				return pass, fmt.Errorf("pass %d: %w", pass, err)
 			}
+		}
+		if afterWrites != nil && w.writeCount() != writes {
+			afterWrites()
 		}
 		after, err := takeSnapshot(ctx, w, ts)
 		if err != nil {
@@ -128,9 +135,6 @@ func fixpoint(ctx context.Context, w *watcher, ts []target, maxPasses, workers i
 		}
 		if pass >= maxPasses {
 			return pass, &NotSettledError{Passes: pass, Changed: before.diff(after)}
-		}
-		if afterChange != nil {
-			afterChange()
 		}
 		queue = w.queued(after)
 		before = after

@@ -23,9 +23,10 @@ type Options struct {
 	// "store", "reconcile" and "read" (for timing them).
 	Stage func(name string)
 
-	// afterChange, when set, is called after each pass that changed
-	// something, before the next pass starts (see speculation).
-	afterChange func()
+	// afterWrites, when set, is called after the reconciles of each pass
+	// that wrote something, before the loop looks whether the pass changed
+	// anything (see fixpoint and speculation).
+	afterWrites func()
 	// Store builds the client; nil means IndexedStore.
 	Store StoreFactory
 	// OtherObjects name the objects of the input whose kinds gwsim does not
@@ -74,7 +75,7 @@ func run(ctx context.Context, objs []client.Object, sources diag.Sources, opts O
 	spec := newSpeculation(ctx, c, objs, sources, opts, tf)
 	spec.writes = w.writeCount
 	defer spec.cancel()
-	opts.afterChange = spec.start
+	opts.afterWrites = spec.start
 	passes, err := reconcileThrough(ctx, w, sources, opts, tf)
 	if err != nil {
 		return nil, err

@@ -12,11 +12,11 @@ import (
 )
 
 // speculation reads the world back and translates it while the fixpoint
-// loop runs its confirming pass. Most runs settle in two passes and the
-// second changes nothing, so the world after the first pass that changed
-// something is usually the final one; translating it alongside the second
-// pass takes the whole-world Translate off the critical path on a machine
-// with a core to spare. The guess is only used when it is provably right:
+// loop takes its snapshots and runs its confirming pass. Most runs settle
+// in two passes and the second changes nothing, so the world after the
+// reconciles of the first pass is usually the final one; translating it
+// alongside the rest of the loop takes the whole-world Translate off the
+// critical path on a machine with a core to spare. The guess is only used when it is provably right:
 // result reads the world again and keeps the speculative Output only if
 // every object is the same object at the same resourceVersion, which
 // Translate, a pure function of the objects, cannot tell apart. When the

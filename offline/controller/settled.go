@@ -1,8 +1,9 @@
 package controller
 
 import (
+	"bufio"
+	"crypto/sha256"
 	"reflect"
-	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -14,23 +15,28 @@ import (
 // ready to use and safe for concurrent reconciles.
 type settledSlices struct {
 	mu   sync.Mutex
-	last map[types.NamespacedName]string
+	last map[types.NamespacedName]sliceFingerprint
 }
+
+// sliceFingerprint is the SHA-256 of a slice's description (see
+// fingerprint): a few bytes to keep per Gateway instead of a string that
+// names every object of its slice.
+type sliceFingerprint [sha256.Size]byte
 
 // unchanged reports whether the Gateway's slice is as its last reconcile
 // left it.
-func (m *settledSlices) unchanged(gw types.NamespacedName, fingerprint string) bool {
+func (m *settledSlices) unchanged(gw types.NamespacedName, fingerprint sliceFingerprint) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	last, ok := m.last[gw]
 	return ok && last == fingerprint
 }
 
-func (m *settledSlices) record(gw types.NamespacedName, fingerprint string) {
+func (m *settledSlices) record(gw types.NamespacedName, fingerprint sliceFingerprint) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.last == nil {
-		m.last = map[types.NamespacedName]string{}
+		m.last = map[types.NamespacedName]sliceFingerprint{}
 	}
 	m.last[gw] = fingerprint
 }
@@ -40,9 +46,12 @@ func (m *settledSlices) record(gw types.NamespacedName, fingerprint string) {
 // write returned, so a fingerprint taken after the writes describes the
 // slice as the next reconcile will gather it if nobody else writes. Every
 // []*T field of translate.Input whose T is a client.Object counts, so a kind
-// added to Input is covered without a change here.
-func (s *slice) fingerprint() string {
-	var b strings.Builder
+// added to Input is covered without a change here. The description is
+// hashed as it is written, so that no string of it is built: SHA-256 makes
+// two different slices with the same fingerprint a practical impossibility.
+func (s *slice) fingerprint() sliceFingerprint {
+	h := sha256.New()
+	b := bufio.NewWriterSize(h, 4096)
 	add := func(o client.Object) {
 		b.WriteString(o.GetNamespace())
 		b.WriteByte('/')
@@ -69,5 +78,8 @@ func (s *slice) fingerprint() string {
 	for _, p := range s.ancestorPolicies {
 		add(p)
 	}
-	return b.String()
+	b.Flush() // writing to a hash never fails
+	var out sliceFingerprint
+	h.Sum(out[:0])
+	return out
 }
