@@ -93,18 +93,25 @@ func (r *GatewayReconciler) gatherRoutes(ctx context.Context, s *slice, gwKey st
 		for _, ls := range s.in.ListenerSets {
 			selectors = append(selectors, matching(FieldParentListenerSet, client.ObjectKeyFromObject(ls).String()))
 		}
-		seen := map[types.NamespacedName]bool{}
+		// One List cannot hold a route twice: routes are only seen twice
+		// when the Gateway has ListenerSets.
+		var seen map[types.NamespacedName]bool
+		if len(selectors) > 1 {
+			seen = map[types.NamespacedName]bool{}
+		}
 		for _, sel := range selectors {
 			objs, err := ListObjects(ctx, r.Client, k.NewList(), sel, CachedRead)
 			if err != nil {
 				return fmt.Errorf("listing %ss by %v: %w", k.Kind, sel, err)
 			}
 			for _, o := range objs {
-				key := client.ObjectKeyFromObject(o)
-				if seen[key] {
-					continue
+				if seen != nil {
+					key := client.ObjectKeyFromObject(o)
+					if seen[key] {
+						continue
+					}
+					seen[key] = true
 				}
-				seen[key] = true
 				k.AddTo(&s.in, o)
 				s.routes = append(s.routes, attachedRoute{kind: k, obj: o})
 			}

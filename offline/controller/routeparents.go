@@ -18,25 +18,20 @@ import (
 // parentRef. The order is a function of the contents alone, so that merging
 // the same entries in another order writes nothing.
 func mergeParents(routeNS string, specRefs []gwv1.ParentReference, existing, computed []gwv1.RouteParentStatus, replaced func(gwv1.RouteParentStatus) bool) []gwv1.RouteParentStatus {
-	// Each entry's parentRef key and rank are computed once, not per
-	// comparison.
+	// Each entry's rank is computed once, not per comparison. Entries of
+	// one rank below len(specRefs) name the same parent, so only the
+	// others need their parentKey to be ordered.
 	type ranked struct {
 		status gwv1.RouteParentStatus
 		key    string
 		rank   int
 	}
-	index := map[string]int{}
-	for i, ref := range specRefs {
-		if _, dup := index[parentKey(routeNS, ref)]; !dup {
-			index[parentKey(routeNS, ref)] = i
-		}
-	}
 	entries := make([]ranked, 0, len(existing)+len(computed))
 	add := func(p gwv1.RouteParentStatus) {
-		key := parentKey(routeNS, p.ParentRef)
-		rank, ok := index[key]
-		if !ok {
-			rank = len(specRefs)
+		rank := slices.IndexFunc(specRefs, func(ref gwv1.ParentReference) bool { return sameParent(routeNS, ref, p.ParentRef) })
+		key := ""
+		if rank < 0 {
+			rank, key = len(specRefs), parentKey(routeNS, p.ParentRef)
 		}
 		entries = append(entries, ranked{status: p, key: key, rank: rank})
 	}
@@ -55,9 +50,12 @@ func mergeParents(routeNS string, specRefs []gwv1.ParentReference, existing, com
 			cmp.Compare(a.status.ControllerName, b.status.ControllerName),
 		)
 	})
-	var out []gwv1.RouteParentStatus
-	for _, e := range entries {
-		out = append(out, e.status)
+	if len(entries) == 0 {
+		return nil
+	}
+	out := make([]gwv1.RouteParentStatus, len(entries))
+	for i, e := range entries {
+		out[i] = e.status
 	}
 	return out
 }

@@ -68,9 +68,8 @@ func keepListenerTimes[L any](prev, out []L, fields func(*L) (gwv1.SectionName, 
 // applied) and controllerName.
 func keepParentTimes(routeNS string, prev []gwv1.RouteParentStatus, next gwv1.RouteParentStatus) gwv1.RouteParentStatus {
 	out := *next.DeepCopy()
-	key := parentKey(routeNS, next.ParentRef)
 	for _, p := range prev {
-		if p.ControllerName == next.ControllerName && parentKey(routeNS, p.ParentRef) == key {
+		if p.ControllerName == next.ControllerName && sameParent(routeNS, p.ParentRef, next.ParentRef) {
 			out.Conditions = keepTimes(p.Conditions, next.Conditions)
 			break
 		}
