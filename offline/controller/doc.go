@@ -30,6 +30,6 @@
 // reconciler only Gets the parents its parentRefs name. With a ReadMemo
 // (the fixpoint loop gives one to every reconciler of a loop), what no
 // reconciler writes is read once per loop rather than once per reconcile:
-// a backend's Service or ServiceImport, whether any
-// BackendTLSPolicy targets it, and whether a Gateway is gwsim's.
+// a backend's Service or ServiceImport, whether any BackendTLSPolicy
+// targets it or exists at all, and whether a Gateway is gwsim's.
 package controller

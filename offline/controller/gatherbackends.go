@@ -66,11 +66,15 @@ func (r *GatewayReconciler) gatherBackends(ctx context.Context, s *slice) error 
 			keys[i] = append(keys[i], key)
 		}
 	}
+	anyPolicies, err := r.anyBackendTLSPolicies(ctx)
+	if err != nil {
+		return err
+	}
 	// A policy targeting several of the objects is listed once per object.
 	seen := map[types.NamespacedName]bool{}
 	for i, k := range kinds {
 		for _, key := range sortedUniqueKeys(keys[i]) {
-			obj, policies, err := r.readBackend(ctx, k, key)
+			obj, policies, err := r.readBackend(ctx, k, key, anyPolicies)
 			if err != nil {
 				return err
 			}
@@ -106,7 +110,8 @@ func backendTarget(kinds []backendKind, ns string, ref gwv1.BackendObjectReferen
 // and the BackendTLSPolicies targeting it, through r.Reads: Gateways whose
 // routes share a backend read the object once per loop, and the policies
 // only when some target it.
-func (r *GatewayReconciler) readBackend(ctx context.Context, k backendKind, key types.NamespacedName) (client.Object, []client.Object, error) {
+// Without anyPolicies, no policy is listed.
+func (r *GatewayReconciler) readBackend(ctx context.Context, k backendKind, key types.NamespacedName, anyPolicies bool) (client.Object, []client.Object, error) {
 	mk := backendMemoKey{kind: k.kind, key: key}
 	d, epoch := r.Reads.backend(mk)
 	fresh := d == nil
@@ -123,6 +128,13 @@ func (r *GatewayReconciler) readBackend(ctx context.Context, k backendKind, key 
 	} else if d.noPolicies {
 		return d.obj, nil, nil
 	}
+	if !anyPolicies {
+		if fresh {
+			d.noPolicies = true
+			r.Reads.rememberBackend(epoch, mk, d)
+		}
+		return d.obj, nil, nil
+	}
 	// An object the open world assumes has none, but policies may target
 	// it all the same.
 	policies, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, matching(k.policyField, key.String()), CachedRead)
@@ -134,4 +146,23 @@ func (r *GatewayReconciler) readBackend(ctx context.Context, k backendKind, key 
 		r.Reads.rememberBackend(epoch, mk, d)
 	}
 	return d.obj, policies, nil
+}
+
+// anyBackendTLSPolicies reports whether any BackendTLSPolicy exists, as
+// r.Reads remembers it; without a memo it answers true, so that each
+// backend's policies are listed.
+func (r *GatewayReconciler) anyBackendTLSPolicies(ctx context.Context) (bool, error) {
+	if r.Reads == nil {
+		return true, nil
+	}
+	exist, ok, epoch := r.Reads.anyPolicies()
+	if ok {
+		return exist, nil
+	}
+	all, err := ListObjects(ctx, r.Client, &gwv1.BackendTLSPolicyList{}, CachedRead)
+	if err != nil {
+		return false, fmt.Errorf("listing BackendTLSPolicies: %w", err)
+	}
+	r.Reads.rememberPolicies(epoch, len(all) > 0)
+	return len(all) > 0, nil
 }

@@ -10,7 +10,8 @@ import (
 // ReadMemo remembers, across the reconciles of one fixpoint loop, reads
 // that only some writes can change: whether a Gateway is gwsim's, and per
 // backend (a Service or ServiceImport) the object and whether any
-// BackendTLSPolicy targets it. Ten Gateways whose routes share
+// BackendTLSPolicy targets it, and whether any BackendTLSPolicy exists at
+// all (most worlds have none, and then no backend needs a List). Ten Gateways whose routes share
 // backends would otherwise read each backend once per Gateway, and every
 // route reconcile would read its Gateway and GatewayClass again.
 //
@@ -32,6 +33,8 @@ type ReadMemo struct {
 	at       uint64
 	owned    map[types.NamespacedName]bool
 	backends map[backendMemoKey]*backendDeps
+	// policies says whether any BackendTLSPolicy exists; nil until read.
+	policies *bool
 }
 
 // NewReadMemo returns a memo whose answers hold while epoch returns the
@@ -62,8 +65,38 @@ func (m *ReadMemo) now() uint64 {
 		m.at = e
 		m.owned = map[types.NamespacedName]bool{}
 		m.backends = map[backendMemoKey]*backendDeps{}
+		m.policies = nil
 	}
 	return e
+}
+
+// anyPolicies returns the memoised answer to whether any
+// BackendTLSPolicy exists (ok is false when it is not known), and the
+// epoch to record a fresh answer under. Whether one exists changes only
+// with a create or a delete.
+func (m *ReadMemo) anyPolicies() (exist, ok bool, epoch uint64) {
+	if m == nil {
+		return false, false, 0
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	epoch = m.now()
+	if m.policies == nil {
+		return false, false, epoch
+	}
+	return *m.policies, true, epoch
+}
+
+// rememberPolicies is rememberOwned for anyPolicies.
+func (m *ReadMemo) rememberPolicies(epoch uint64, exist bool) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.now() == epoch {
+		m.policies = &exist
+	}
 }
 
 // ownedGateway returns the memoised answer of Env.ownedGateway for key, and

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -128,5 +129,43 @@ func TestSameParentIsEqualParentKeys(t *testing.T) {
 	}
 	if !slices.ContainsFunc(refs, func(r gwv1.ParentReference) bool { return sameParent("apps", r, gwRef("apps", "gw")) }) {
 		t.Error("no ref is the same parent as itself")
+	}
+}
+
+func TestReadMemoListsNoPoliciesInAWorldWithout(t *testing.T) {
+	var objs []client.Object
+	for _, o := range readWorld() {
+		if _, ok := o.(*gwv1.BackendTLSPolicy); !ok {
+			objs = append(objs, o)
+		}
+	}
+	rec := &recorder{Client: newClient(t, objs...)}
+	epoch := uint64(0)
+	env := Env{Client: rec, Options: testOptions(), Translate: stubTranslate, Reads: NewReadMemo(func() uint64 { return epoch })}
+	policyLists := func() []string {
+		t.Helper()
+		rec.calls = nil
+		r := &GatewayReconciler{Env: env}
+		if _, err := r.Reconcile(context.Background(), reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "infra", Name: "gw"}}); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range rec.calls {
+			if strings.HasPrefix(c, "List BackendTLSPolicy") && !strings.Contains(c, "ancestorGateway=") {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	once := []string{"List BackendTLSPolicy"}
+	if d := cmp.Diff(once, policyLists()); d != "" {
+		t.Errorf("first reconcile's policy Lists (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string(nil), policyLists()); d != "" {
+		t.Errorf("second reconcile's policy Lists (-want +got):\n%s", d)
+	}
+	epoch++
+	if d := cmp.Diff(once, policyLists()); d != "" {
+		t.Errorf("policy Lists in a new epoch (-want +got):\n%s", d)
 	}
 }
