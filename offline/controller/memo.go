@@ -89,14 +89,7 @@ func (m *ReadMemo) anyPolicies() (exist, ok bool, epoch uint64) {
 
 // rememberPolicies is rememberOwned for anyPolicies.
 func (m *ReadMemo) rememberPolicies(epoch uint64, exist bool) {
-	if m == nil {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.now() == epoch {
-		m.policies = &exist
-	}
+	m.remember(epoch, func() { m.policies = &exist })
 }
 
 // ownedGateway returns the memoised answer of Env.ownedGateway for key, and
@@ -115,13 +108,19 @@ func (m *ReadMemo) ownedGateway(key types.NamespacedName) (owned, ok bool, epoch
 // rememberOwned records an answer read after the memo returned epoch. An
 // answer from an epoch that has passed is dropped.
 func (m *ReadMemo) rememberOwned(epoch uint64, key types.NamespacedName, owned bool) {
+	m.remember(epoch, func() { m.owned[key] = owned })
+}
+
+// remember runs set, which records an answer, unless the epoch the answer
+// was read in has passed.
+func (m *ReadMemo) remember(epoch uint64, set func()) {
 	if m == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.now() == epoch {
-		m.owned[key] = owned
+		set()
 	}
 }
 
@@ -138,12 +137,5 @@ func (m *ReadMemo) backend(key backendMemoKey) (*backendDeps, uint64) {
 
 // rememberBackend is rememberOwned for a backend's reads.
 func (m *ReadMemo) rememberBackend(epoch uint64, key backendMemoKey, d *backendDeps) {
-	if m == nil {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.now() == epoch {
-		m.backends[key] = d
-	}
+	m.remember(epoch, func() { m.backends[key] = d })
 }
