@@ -395,7 +395,8 @@ func (panickyClient) Get(context.Context, client.ObjectKey, client.Object, ...cl
 
 // TestProfileFlags checks the hidden measuring flags: --profile=stages
 // names every stage on stderr and leaves stdout as it is, --profile=cpu
-// writes a profile, and an unknown kind is a usage error.
+// writes a profile, --profile=stage-heaps one per stage and
+// --profile=peak-heap a file, and an unknown kind is a usage error.
 func TestProfileFlags(t *testing.T) {
 	files := map[string]string{"all.yaml": gatewayYAML + "---\n" + routeYAML + "---\n" + serviceYAML}
 	plain := runCLI(t, Env{}, files, "", "routes", "-f", "@all.yaml")
@@ -414,6 +415,22 @@ func TestProfileFlags(t *testing.T) {
 	}
 	if st, err := os.Stat(out); err != nil || st.Size() == 0 {
 		t.Errorf("--profile=cpu wrote no profile: %v", err)
+	}
+	heaps := filepath.Join(t.TempDir(), "heap")
+	if got := runCLI(t, Env{}, files, "", "routes", "-f", "@all.yaml", "--profile", "stage-heaps", "--profile-output", heaps); got.code != plain.code || got.stdout != plain.stdout {
+		t.Errorf("--profile=stage-heaps changed the run: exit %d, stdout %q (stderr %s)", got.code, got.stdout, got.stderr)
+	}
+	for _, stage := range []string{"load", "store", "reconcile", "read", "findings", "render"} {
+		if st, err := os.Stat(heaps + "." + stage); err != nil || st.Size() == 0 {
+			t.Errorf("--profile=stage-heaps wrote no profile for stage %s: %v", stage, err)
+		}
+	}
+	peak := filepath.Join(t.TempDir(), "peak.pprof")
+	if got := runCLI(t, Env{}, files, "", "routes", "-f", "@all.yaml", "--profile", "peak-heap", "--profile-output", peak); got.code != plain.code || got.stdout != plain.stdout {
+		t.Errorf("--profile=peak-heap changed the run: exit %d, stdout %q (stderr %s)", got.code, got.stdout, got.stderr)
+	}
+	if st, err := os.Stat(peak); err != nil || st.Size() == 0 {
+		t.Errorf("--profile=peak-heap wrote no profile: %v", err)
 	}
 	if got := runCLI(t, Env{}, files, "", "routes", "-f", "@all.yaml", "--profile", "gpu"); got.code != exitUsage {
 		t.Errorf("--profile=gpu: exit %d, want %d", got.code, exitUsage)

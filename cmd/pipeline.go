@@ -78,6 +78,13 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 	opts := offline.Options{Translate: translate.Options{Now: translateTime(), OpenWorld: world}, Store: env.Store, OtherObjects: loaded.Others,
 		Stage: func(name string) { markStage(ctx, name) }}
 	opts.Translate.ControllerNames = p.ControllerNames
+	// What is needed of the loaded objects after the run is taken now, and
+	// they are dropped: the store keeps a copy of each one's top level, and
+	// holding the originals too through the run cost about 450 bytes per
+	// object of live heap at the run's peak (130 MB at 100,000 routes).
+	ann := readAnnotations(loaded.Objects, loaded.Sources)
+	nLoaded, nAssumed := len(loaded.Objects), len(objs)-len(loaded.Objects)-len(platform.gateways)
+	loaded.Objects = nil
 	res, err := offline.Run(ctx, objs, loaded.Sources, opts)
 	if err != nil {
 		// The loader hands the store only objects it accepts, and the
@@ -100,7 +107,7 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		return ok || platform.refs[ref]
 	})...)
 	all = platform.dropFindings(all)
-	pol := applyPolicy(all, loaded.Objects, loaded.Sources, p)
+	pol := applyPolicy(all, ann, p)
 	markStage(ctx, "findings")
 	out := outcome{
 		Result:     res,
@@ -108,12 +115,12 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		Suppressed: pol.Suppressed,
 		Failed:     pol.Failed,
 		Threshold:  p.Findings.policy.Threshold,
-		Assumed:    len(objs) - len(loaded.Objects) - len(platform.gateways),
+		Assumed:    nAssumed,
 		Sources:    loaded.Sources,
 		Policies:   loaded.Policies,
 	}
 	if p.Verbose {
-		printVerbose(streams.Err, out, len(loaded.Objects), p.Findings.configPath)
+		printVerbose(streams.Err, out, nLoaded, p.Findings.configPath)
 	}
 	return out, nil
 }

@@ -14,6 +14,9 @@ type stageClock struct {
 	last  time.Time
 	names []string
 	took  []time.Duration
+	// ended, when set, is called as each stage ends, after its time is
+	// taken (--profile=stage-heaps).
+	ended func(name string)
 }
 
 type stageClockKey struct{}
@@ -33,6 +36,9 @@ func markStage(ctx context.Context, name string) {
 	c.names = append(c.names, name)
 	c.took = append(c.took, now.Sub(c.last))
 	c.last = now
+	if c.ended != nil {
+		c.ended(name)
+	}
 }
 
 func (c *stageClock) print(w io.Writer) {

@@ -23,9 +23,8 @@ type policyResult struct {
 // applyPolicy gives every finding its code, then applies --strict, the
 // severity overrides and the suppressions, in that order: a code names the
 // problem as found, and an override or suppression names a code.
-func applyPolicy(all []diag.Finding, objs []client.Object, sources diag.Sources, p *pipelineFlags) policyResult {
-	annotated, bad := ignoreAnnotations(objs, sources)
-	all = diag.WithCodes(append(all, bad...))
+func applyPolicy(all []diag.Finding, ann annotations, p *pipelineFlags) policyResult {
+	all = diag.WithCodes(append(all, ann.bad...))
 	if p.Strict {
 		all = escalate(all)
 	}
@@ -35,12 +34,27 @@ func applyPolicy(all []diag.Finding, objs []client.Object, sources diag.Sources,
 			all[i].Severity = sev
 		}
 	}
-	kept, suppressed := diag.Suppress(diag.Sort(all), pol.Ignores, annotated)
+	kept, suppressed := diag.Suppress(diag.Sort(all), pol.Ignores, ann.ignore)
 	failed := false
 	for _, f := range kept {
 		failed = failed || f.Severity >= pol.Threshold
 	}
 	return policyResult{Kept: kept, Suppressed: suppressed, Failed: failed}
+}
+
+// annotations is what the loaded objects' gwsim.dev/ignore annotations
+// say: the codes each object's annotation lists, and a warning for each
+// code that does not exist. It is read before the run, so that the loaded
+// objects need not be kept through it.
+type annotations struct {
+	ignore map[diag.ObjectRef][]string
+	bad    []diag.Finding
+}
+
+// readAnnotations collects objs' gwsim.dev/ignore annotations.
+func readAnnotations(objs []client.Object, sources diag.Sources) annotations {
+	ignore, bad := ignoreAnnotations(objs, sources)
+	return annotations{ignore: ignore, bad: bad}
 }
 
 // ignoreAnnotations collects the codes each object's gwsim.dev/ignore

@@ -39,7 +39,9 @@ type Options struct {
 // Result is the world after the fixpoint.
 type Result struct {
 	// Objects is every object read back through the client (one List per
-	// kind), sorted by kind, namespace and name.
+	// kind), sorted by kind, namespace and name. From a store that shares
+	// its objects (IndexedStore) they are the stored objects themselves,
+	// not copies: they must not be modified.
 	Objects []client.Object
 	// Output is Translate over the whole world as read back, with Sources.
 	Output translate.Output
@@ -50,9 +52,11 @@ type Result struct {
 
 // Run loads objs into a store, reconciles to fixpoint and reads the world
 // back. objs are not modified, and must not be while Run runs or while
-// Result is in use: the store and Result may share their contents. If the
-// loop does not settle, the error is a *NotSettledError and no Result is
-// returned.
+// Result is in use: the store and Result may share their contents. Run
+// keeps no reference to objs (or to the slice) once the store is built,
+// so a caller that drops its own lets their top levels go: the store holds
+// a copy of each. If the loop does not settle, the error is a
+// *NotSettledError and no Result is returned.
 func Run(ctx context.Context, objs []client.Object, sources diag.Sources, opts Options) (*Result, error) {
 	return run(ctx, objs, sources, opts, nil)
 }
@@ -72,7 +76,9 @@ func run(ctx context.Context, objs []client.Object, sources diag.Sources, opts O
 	// Every write of the loop goes through w (nothing else holds c), so
 	// its write count tells the speculation whether the world moved.
 	w := newWatcher(c, controller.Indexes())
-	spec := newSpeculation(ctx, c, objs, sources, opts, tf)
+	// The read-back needs only the input's types: holding objs would keep
+	// every loaded object's top level alive next to the store's copy.
+	spec := newSpeculation(ctx, c, typesOf(objs), sources, opts, tf)
 	spec.writes = w.writeCount
 	defer spec.cancel()
 	opts.afterWrites = spec.start
@@ -105,10 +111,10 @@ func ReadWorld(ctx context.Context, c client.Client, sources diag.Sources, opts 
 	return read(ctx, c, nil, sources, opts, nil)
 }
 
-// read lists every Input kind (and every other kind among objs) through c
-// and translates the Input they make up.
-func read(ctx context.Context, c client.Client, objs []client.Object, sources diag.Sources, opts Options, tf controller.TranslateFunc) (*Result, error) {
-	objects, in, err := readBack(ctx, c, objs)
+// read lists every Input kind (and every other kind of which others holds
+// an object) through c and translates the Input they make up.
+func read(ctx context.Context, c client.Client, others []client.Object, sources diag.Sources, opts Options, tf controller.TranslateFunc) (*Result, error) {
+	objects, in, err := readBack(ctx, c, others)
 	if err != nil {
 		return nil, err
 	}

@@ -41,10 +41,10 @@ func worldLists() []func() client.ObjectList {
 	return lists
 }
 
-// readBack lists every Input kind, and every other kind among objs, once
-// through c. It returns all objects sorted by kind, namespace and name, and
-// the Input they make up.
-func readBack(ctx context.Context, c client.Client, objs []client.Object) ([]client.Object, translate.Input, error) {
+// readBack lists every Input kind, and every other kind of which others
+// holds an object, once through c. It returns all objects sorted by kind,
+// namespace and name, and the Input they make up.
+func readBack(ctx context.Context, c client.Client, others []client.Object) ([]client.Object, translate.Input, error) {
 	s := c.Scheme()
 	var in translate.Input
 	var groups []kindGroup
@@ -56,7 +56,7 @@ func readBack(ctx context.Context, c client.Client, objs []client.Object) ([]cli
 			return nil, in, err
 		}
 		listed[gvk] = true
-		items, err := controller.ListObjects(ctx, c, list, controller.CachedRead)
+		items, err := listWorld(ctx, c, list)
 		if err != nil {
 			return nil, in, fmt.Errorf("listing %s: %w", gvk.Kind, err)
 		}
@@ -65,13 +65,7 @@ func readBack(ctx context.Context, c client.Client, objs []client.Object) ([]cli
 		}
 		groups = append(groups, kindGroup{gvk.Kind, items})
 	}
-	seenTypes := map[reflect.Type]bool{}
-	for _, o := range objs {
-		t := reflect.TypeOf(o)
-		if seenTypes[t] {
-			continue
-		}
-		seenTypes[t] = true
+	for _, o := range others {
 		gvk, err := apiutil.GVKForObject(o, s)
 		if err != nil || listed[gvk] {
 			continue
@@ -103,11 +97,46 @@ func listKind(ctx context.Context, c client.Client, s *runtime.Scheme, gvk schem
 	if !ok {
 		return nil, fmt.Errorf("listing %s: %T is not a list", gvk.Kind, obj)
 	}
-	items, err := controller.ListObjects(ctx, c, list, controller.CachedRead)
+	items, err := listWorld(ctx, c, list)
 	if err != nil {
 		return nil, fmt.Errorf("listing %s: %w", gvk.Kind, err)
 	}
 	return items, nil
+}
+
+// storedLister is a client that can hand out its stored objects
+// themselves (offline/store.Store.StoredObjects).
+type storedLister interface {
+	StoredObjects(list client.ObjectList) ([]client.Object, error)
+}
+
+// listWorld lists every object of list's kind for the read-back. The world
+// read back is kept until the CLI has printed it, so a store that can share
+// its objects does: a List would add a copy of each object's top level.
+func listWorld(ctx context.Context, c client.Client, list client.ObjectList) ([]client.Object, error) {
+	if sl, ok := c.(storedLister); ok {
+		return sl.StoredObjects(list)
+	}
+	return controller.ListObjects(ctx, c, list, controller.CachedRead)
+}
+
+// typesOf returns a new, empty object of each Go type among objs, in the
+// order first met: what readBack needs of the input (which kinds to list
+// beyond translate.Input's) without keeping the input's objects alive.
+func typesOf(objs []client.Object) []client.Object {
+	seen := map[reflect.Type]bool{}
+	var out []client.Object
+	for _, o := range objs {
+		t := reflect.TypeOf(o)
+		if seen[t] || t.Kind() != reflect.Pointer {
+			continue
+		}
+		seen[t] = true
+		if empty, ok := reflect.New(t.Elem()).Interface().(client.Object); ok {
+			out = append(out, empty)
+		}
+	}
+	return out
 }
 
 func itemKind(s *runtime.Scheme, list client.ObjectList) (schema.GroupVersionKind, error) {

@@ -80,14 +80,12 @@ func gatewayClusters(routes []attachedRoute) []ir.Cluster {
 // addVirtualHosts adds to their ports the virtual hosts the routes' HTTP
 // entries land in, each with its routes in precedence order. A route's
 // entries are built once and shared by every virtual host it serves, and
-// the virtual hosts' route lists are cut from one array: a Gateway with
-// thousands of hostnames costs a few allocations, not a few per hostname.
+// the virtual hosts' route lists are cut from one array (virtual hosts
+// with the very same entries share theirs, see vhostRoutes): a Gateway
+// with thousands of hostnames costs a few allocations, not a few per
+// hostname.
 func addVirtualHosts(ports map[gwv1.PortNumber]*ir.Listener, routes []attachedRoute) {
-	type span struct {
-		key      vhostKey
-		start, n int
-	}
-	var spans []span
+	var spans []vhostSpan
 	spanAt := map[vhostKey]int{}
 	// slots are the span of each (route, attachment, hostname) in the
 	// order the second pass meets them.
@@ -114,7 +112,7 @@ func addVirtualHosts(ports map[gwv1.PortNumber]*ir.Listener, routes []attachedRo
 				if !ok {
 					j = len(spans)
 					spanAt[k] = j
-					spans = append(spans, span{key: k})
+					spans = append(spans, vhostSpan{key: k})
 				}
 				spans[j].n += len(entriesOf[i])
 				total += len(entriesOf[i])
@@ -143,17 +141,63 @@ func addVirtualHosts(ports map[gwv1.PortNumber]*ir.Listener, routes []attachedRo
 			}
 		}
 	}
-	out := make([]ir.Route, total)
-	for _, s := range spans {
-		list := sorted[s.start : s.start+s.n]
-		slices.SortFunc(list, compareRouteEntries)
-		vhRoutes := out[s.start : s.start+s.n : s.start+s.n]
-		for i, e := range list {
-			vhRoutes[i] = e.route
-		}
+	routesOf := vhostRoutes(spans, sorted)
+	for j, s := range spans {
 		ports[s.key.port].VirtualHosts = append(ports[s.key.port].VirtualHosts,
-			ir.VirtualHost{Hostname: s.key.hostname, Listener: s.key.listener, Routes: vhRoutes})
+			ir.VirtualHost{Hostname: s.key.hostname, Listener: s.key.listener, Routes: routesOf[j]})
 	}
+}
+
+// vhostSpan is where one virtual host's entries sit in addVirtualHosts'
+// sorted entries.
+type vhostSpan struct {
+	key      vhostKey
+	start, n int
+}
+
+// vhostRoutes sorts each virtual host's entries and makes its IR routes.
+// A route usually lands in several virtual hosts with the same company (a
+// hostname on an HTTP and an HTTPS listener): virtual hosts whose sorted
+// entries are the very same share one array of IR routes (248 bytes each)
+// instead of each holding a copy for as long as the Output lives. Nothing
+// modifies the IR once built, so sharing is safe, and it renders the same.
+func vhostRoutes(spans []vhostSpan, sorted []*routeEntry) [][]ir.Route {
+	entries := func(s vhostSpan) []*routeEntry { return sorted[s.start : s.start+s.n] }
+	sameAs := make([]int, len(spans)) // the span whose routes span j shares, or j
+	byFirst := map[*routeEntry][]int{}
+	distinct := 0
+	for j, s := range spans {
+		list := entries(s)
+		slices.SortFunc(list, compareRouteEntries)
+		sameAs[j] = j
+		if len(list) == 0 { // a route whose rules were all dropped
+			continue
+		}
+		for _, k := range byFirst[list[0]] {
+			if slices.Equal(entries(spans[k]), list) {
+				sameAs[j] = k
+				break
+			}
+		}
+		if sameAs[j] == j {
+			byFirst[list[0]] = append(byFirst[list[0]], j)
+			distinct += len(list)
+		}
+	}
+	out := make([]ir.Route, 0, distinct)
+	routesOf := make([][]ir.Route, len(spans))
+	for j, s := range spans {
+		if k := sameAs[j]; k != j {
+			routesOf[j] = routesOf[k]
+			continue
+		}
+		start := len(out)
+		for _, e := range entries(s) {
+			out = append(out, e.route)
+		}
+		routesOf[j] = out[start:len(out):len(out)]
+	}
+	return routesOf
 }
 
 type vhostKey struct {

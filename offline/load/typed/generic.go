@@ -8,7 +8,7 @@ package typed
 // large for an int64, a key given twice (the library keeps the last), a
 // syntax error.
 func ObjectMap(js []byte) (map[string]any, bool) {
-	r := newReader(js)
+	r := newReader(js, true)
 	if r.next() != '{' {
 		return nil, false
 	}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // FromJSON fills into (a pointer to a new, zero object) from js, one JSON
@@ -19,7 +20,7 @@ func (d *Decoder) FromJSON(js []byte, into any) bool {
 	if v.Kind() != reflect.Pointer || v.IsNil() {
 		return false
 	}
-	r := newReader(js)
+	r := newReader(js, false)
 	if !r.value(d, d.planFor(v.Type().Elem()), v.Elem()) {
 		return false
 	}
@@ -30,10 +31,13 @@ func (d *Decoder) FromJSON(js []byte, into any) bool {
 // reader reads JSON from data at pos, decoding it as it goes.
 type reader struct {
 	data []byte
-	// text is data as a string: the strings read are cut from it, which
-	// costs one allocation per document instead of one per string (and
-	// keeps the document's text alive as long as one of them is).
-	text string
+	// kept holds the bytes of the strings the decoded value keeps, copied
+	// out of data one after the other: one allocation per document, sized
+	// by a first scan (keptBytes), instead of one per string. The strings
+	// are cut from it (see keep) and keep it alive, not the document:
+	// string values are about a quarter of a manifest's JSON, and the
+	// decoded objects live through the whole run.
+	kept []byte
 	pos  int
 	// depth counts the objects and arrays open at pos: past maxDepth
 	// the reader declines, long before the library's own limit.
@@ -54,8 +58,53 @@ func (r *reader) close() {
 	r.depth--
 }
 
-func newReader(js []byte) reader {
-	return reader{data: js, text: string(js)}
+// newReader reads js, keeping room for the strings a decode keeps: the
+// string values, and the keys too when withKeys (a generic map keeps
+// them; a struct only looks its fields up).
+func newReader(js []byte, withKeys bool) reader {
+	return reader{data: js, kept: make([]byte, 0, keptBytes(js, withKeys))}
+}
+
+// keptBytes is the length of js's string values, and of its keys when
+// withKeys: where a string's closing quote is followed by a colon, it was
+// a key. It need not be exact (an escape, which makes the decode decline
+// anyway, throws it off): keep copies what does not fit on its own.
+func keptBytes(js []byte, withKeys bool) int {
+	n := 0
+	for i := 0; i < len(js); i++ {
+		if js[i] != '"' {
+			continue
+		}
+		end := bytes.IndexByte(js[i+1:], '"')
+		if end < 0 {
+			break
+		}
+		j := i + 1 + end + 1
+		for j < len(js) && (js[j] == ' ' || js[j] == '\t' || js[j] == '\n' || js[j] == '\r') {
+			j++
+		}
+		if withKeys || j >= len(js) || js[j] != ':' {
+			n += end
+		}
+		i += end + 1
+	}
+	return n
+}
+
+// keep returns b as a string the decoded value may keep: a copy in kept
+// when it fits, else a string of its own. Bytes once in kept are never
+// written again (kept only grows within its capacity), so the strings cut
+// from it stay as they were.
+func (r *reader) keep(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(r.kept)+len(b) > cap(r.kept) {
+		return string(b)
+	}
+	start := len(r.kept)
+	r.kept = append(r.kept, b...)
+	return unsafe.String(&r.kept[start], len(b))
 }
 
 func (r *reader) space() {
@@ -155,20 +204,41 @@ func setInt(p *plan, v reflect.Value, n int64) bool {
 }
 
 // str reads a string without escapes whose bytes are valid UTF-8: its
-// text is then exactly the string the library decodes.
+// text is then exactly the string the library decodes. The string is one
+// the decoded value may keep (see keep).
 func (r *reader) str() (string, bool) {
+	b, ok := r.strBytes()
+	if !ok {
+		return "", false
+	}
+	return r.keep(b), true
+}
+
+// name reads a string as str does, for a look-up only: the string shares
+// the document's bytes, and must not be kept past the decode.
+func (r *reader) name() (string, bool) {
+	b, ok := r.strBytes()
+	if !ok || len(b) == 0 {
+		return "", ok
+	}
+	return unsafe.String(&b[0], len(b)), true
+}
+
+// strBytes reads the bytes of a string without escapes that are valid
+// UTF-8.
+func (r *reader) strBytes() ([]byte, bool) {
 	start := r.pos + 1
 	for i := start; i < len(r.data); i++ {
 		switch c := r.data[i]; {
 		case c == '"':
-			s := r.text[start:i]
+			b := r.data[start:i]
 			r.pos = i + 1
-			return s, utf8.ValidString(s)
+			return b, utf8.Valid(b)
 		case c == '\\' || c < 0x20:
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // integer reads a JSON number without fraction or exponent that fits an
@@ -228,7 +298,14 @@ func (r *reader) object(d *Decoder, p *plan, v reflect.Value) bool {
 		if r.next() != '"' {
 			return false
 		}
-		key, ok := r.str()
+		// A field's name is only looked up; a map's key is kept.
+		var key string
+		var ok bool
+		if p.kind == structKind {
+			key, ok = r.name()
+		} else {
+			key, ok = r.str()
+		}
 		if !ok || r.next() != ':' {
 			return false
 		}
