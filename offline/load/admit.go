@@ -62,6 +62,13 @@ type origin struct {
 	prefix string
 }
 
+// ownsJSON reports whether the JSON of the value is its own, never
+// changed and not part of something larger: the JSON that a YAML document
+// was converted to (or a List item cut from it). Strings decoded from it
+// may then share its memory. A JSON document's bytes are a piece of its
+// file's, all of which a string cut from them would keep alive.
+func (at origin) ownsJSON() bool { return !at.doc.json }
+
 // admit runs one Gateway API object through the API server's create path
 // and returns the object to decode, pruned and defaulted, as decoded JSON
 // (nil when js is not a JSON object after all: the typed decoder then
@@ -69,7 +76,11 @@ type origin struct {
 // then holds the reasons, as error findings at the line of each offending
 // field.
 func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.ObjectRef, src diag.Source, at origin, out *decoded) (map[string]any, bool) {
-	obj, ok := typed.ObjectMap(js)
+	objectMap := typed.ObjectMap
+	if at.ownsJSON() {
+		objectMap = typed.ObjectMapShared
+	}
+	obj, ok := objectMap(js)
 	if !ok {
 		if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &obj); err != nil {
 			return nil, true

@@ -241,7 +241,7 @@ func (d *decoder) decodeTyped(js []byte, admitted map[string]any, gvk schema.Gro
 	case d.typed == nil:
 	case admitted != nil && d.typed.FromMap(admitted, obj):
 		return obj, true
-	case admitted == nil && d.typed.FromJSON(js, obj):
+	case admitted == nil && d.typedFromJSON(js, obj, at):
 		return obj, true
 	default:
 		obj = d.newObject(gvk)
@@ -260,6 +260,15 @@ func (d *decoder) decodeTyped(js []byte, admitted map[string]any, gvk schema.Gro
 		out.findings = append(out.findings, strictFinding(src, ref, e.Error()))
 	}
 	return obj, true
+}
+
+// typedFromJSON is package typed's FromJSON, sharing the JSON's memory
+// when the value owns it.
+func (d *decoder) typedFromJSON(js []byte, obj client.Object, at origin) bool {
+	if at.ownsJSON() {
+		return d.typed.FromJSONShared(js, obj)
+	}
+	return d.typed.FromJSON(js, obj)
 }
 
 // otherObjects records an object of a kind gwsim does not decode, so that

@@ -1,6 +1,7 @@
 package typed
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -173,7 +174,15 @@ func FuzzFromMap(f *testing.F) {
 func differentialJSON(t testing.TB, d *Decoder, js []byte, newObj func() any) bool {
 	t.Helper()
 	fast := newObj()
-	if !d.FromJSON(js, fast) {
+	took := d.FromJSON(js, fast)
+	// FromJSONShared reads the same way and only shares the text.
+	shared := newObj()
+	if tookShared := d.FromJSONShared(bytes.Clone(js), shared); tookShared != took {
+		t.Errorf("FromJSON took %s: %v, FromJSONShared: %v", js, took, tookShared)
+	} else if took && !reflect.DeepEqual(shared, fast) {
+		t.Errorf("FromJSONShared differs from FromJSON on %s:\n got %#v\nwant %#v", js, shared, fast)
+	}
+	if !took {
 		return false
 	}
 	matchLibrary(t, "FromJSON", fast, js, newObj)

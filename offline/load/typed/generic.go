@@ -8,7 +8,17 @@ package typed
 // large for an int64, a key given twice (the library keeps the last), a
 // syntax error.
 func ObjectMap(js []byte) (map[string]any, bool) {
-	r := newReader(js)
+	return newReader(js).objectMap()
+}
+
+// ObjectMapShared is ObjectMap for js that never changes afterwards: the
+// strings of the map share js's memory instead of a copy of it, and keep
+// all of js alive while one of them is.
+func ObjectMapShared(js []byte) (map[string]any, bool) {
+	return newSharedReader(js).objectMap()
+}
+
+func (r reader) objectMap() (map[string]any, bool) {
 	if r.next() != '{' {
 		return nil, false
 	}

@@ -1,6 +1,7 @@
 package typed
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
@@ -14,6 +15,10 @@ import (
 func differentialMap(t testing.TB, js []byte) bool {
 	t.Helper()
 	got, ok := ObjectMap(js)
+	// ObjectMapShared reads the same way and only shares the text.
+	if shared, sharedOK := ObjectMapShared(bytes.Clone(js)); sharedOK != ok || !reflect.DeepEqual(shared, got) {
+		t.Errorf("ObjectMapShared differs from ObjectMap on %s: %v %#v, want %v %#v", js, sharedOK, shared, ok, got)
+	}
 	if !ok {
 		return false
 	}

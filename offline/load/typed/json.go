@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // FromJSON fills into (a pointer to a new, zero object) from js, one JSON
@@ -15,11 +16,21 @@ import (
 // decodes those by rules FromJSON does not repeat), and any duplicate key
 // or syntax error. On false, into is in an unspecified state.
 func (d *Decoder) FromJSON(js []byte, into any) bool {
+	return d.fromJSON(newReader(js), into)
+}
+
+// FromJSONShared is FromJSON for js that never changes afterwards: the
+// strings decoded share js's memory instead of a copy of it, and keep all
+// of js alive while one of them is.
+func (d *Decoder) FromJSONShared(js []byte, into any) bool {
+	return d.fromJSON(newSharedReader(js), into)
+}
+
+func (d *Decoder) fromJSON(r reader, into any) bool {
 	v := reflect.ValueOf(into)
 	if v.Kind() != reflect.Pointer || v.IsNil() {
 		return false
 	}
-	r := newReader(js)
 	if !r.value(d, d.planFor(v.Type().Elem()), v.Elem()) {
 		return false
 	}
@@ -56,6 +67,12 @@ func (r *reader) close() {
 
 func newReader(js []byte) reader {
 	return reader{data: js, text: string(js)}
+}
+
+// newSharedReader reads js without copying it: its caller promises that
+// js never changes (ObjectMapShared, FromJSONShared).
+func newSharedReader(js []byte) reader {
+	return reader{data: js, text: unsafe.String(unsafe.SliceData(js), len(js))}
 }
 
 func (r *reader) space() {
