@@ -56,10 +56,12 @@ func (a *admission) defaults() *validate.Validator {
 }
 
 // origin is where a JSON value being decoded sits: its document, and for
-// an item of a List, the path of the item in it (`items[2].`).
+// an item of a List, the path of the item in it (`items[2].`); and the
+// scratch space of the worker decoding it (nil in some tests).
 type origin struct {
 	doc    document
 	prefix string
+	ws     *workspace
 }
 
 // ownsJSON reports whether the JSON of the value is its own, never
@@ -77,7 +79,10 @@ func (at origin) ownsJSON() bool { return !at.doc.json }
 // field.
 func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.ObjectRef, src diag.Source, at origin, out *decoded) (map[string]any, bool) {
 	objectMap := typed.ObjectMap
-	if at.ownsJSON() {
+	switch {
+	case at.ownsJSON() && at.ws != nil:
+		objectMap = at.ws.maps.ObjectMapShared
+	case at.ownsJSON():
 		objectMap = typed.ObjectMapShared
 	}
 	obj, ok := objectMap(js)

@@ -62,16 +62,16 @@ type loaded struct {
 	src diag.Source
 }
 
-// document decodes one document; a List yields several objects. conv is
-// the calling worker's converter.
-func (d *decoder) document(doc document, conv *yamljson.Converter) decoded {
+// document decodes one document; a List yields several objects. ws is
+// the calling worker's scratch space.
+func (d *decoder) document(doc document, ws *workspace) decoded {
 	var out decoded
 	src := diag.Source{File: doc.file, Line: doc.line}
-	js, repeated, ok := d.toJSON(doc, conv, src, &out)
+	js, repeated, ok := d.toJSON(doc, &ws.conv, src, &out)
 	if !ok {
 		return out
 	}
-	d.value(js, src, &out, origin{doc: doc}, 0)
+	d.value(js, src, &out, origin{doc: doc, ws: ws}, 0)
 	if repeated != nil {
 		// The warning names the document's object, so that it sorts and
 		// reads like every other finding about that object.
@@ -166,7 +166,7 @@ func (d *decoder) list(gvk schema.GroupVersionKind, items [][]byte, src diag.Sou
 		itemGVK = gvk.GroupVersion().WithKind(strings.TrimSuffix(gvk.Kind, "List"))
 	}
 	for i, item := range items {
-		itemAt := origin{doc: at.doc, prefix: fmt.Sprintf("%sitems[%d].", at.prefix, i)}
+		itemAt := origin{doc: at.doc, prefix: fmt.Sprintf("%sitems[%d].", at.prefix, i), ws: at.ws}
 		d.value(withTypeMeta(item, itemGVK), src, out, itemAt, depth+1)
 	}
 }
@@ -200,6 +200,10 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 		}
 	}
 	obj, ok := d.decodeTyped(js, admitted, gvk, obj, ref, src, out, at)
+	if admitted != nil && at.ws != nil {
+		// Decoded: nothing refers to the admitted form any more.
+		at.ws.maps.Recycle(admitted)
+	}
 	if !ok {
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/gwsim/gwsim/internal/crash"
+	"github.com/gwsim/gwsim/offline/load/typed"
 	"github.com/gwsim/gwsim/offline/load/yamljson"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -36,10 +37,10 @@ func decodeAll(inputs []input, stdin io.Reader, d *decoder) (*decodedDocs, []dia
 	})
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
-			var conv yamljson.Converter // this worker's scratch space
+			var ws workspace
 			decode := func(j job) {
 				var out decoded
-				bug.Catch(func() { out = d.document(j.doc, &conv) })
+				bug.Catch(func() { out = d.document(j.doc, &ws) })
 				results <- result{idx: j.idx, out: out}
 			}
 			// Documents whose kind another worker is compiling wait
@@ -96,6 +97,13 @@ func (ds *decodedDocs) all() iter.Seq[*decoded] {
 			}
 		}
 	}
+}
+
+// workspace is one decoding worker's scratch space, kept from one
+// document to the next.
+type workspace struct {
+	conv yamljson.Converter
+	maps typed.Scratch
 }
 
 // readAll reads the inputs in order, splits each into documents and

@@ -19,6 +19,15 @@ func differentialMap(t testing.TB, js []byte) bool {
 	if shared, sharedOK := ObjectMapShared(bytes.Clone(js)); sharedOK != ok || !reflect.DeepEqual(shared, got) {
 		t.Errorf("ObjectMapShared differs from ObjectMap on %s: %v %#v, want %v %#v", js, sharedOK, shared, ok, got)
 	}
+	// With a Scratch, the second read fills the maps and slices of the
+	// first, recycled.
+	var s Scratch
+	if first, ok := s.ObjectMapShared(bytes.Clone(js)); ok {
+		s.Recycle(first)
+	}
+	if again, againOK := s.ObjectMapShared(bytes.Clone(js)); againOK != ok || !reflect.DeepEqual(again, got) {
+		t.Errorf("Scratch.ObjectMapShared differs from ObjectMap on %s: %v %#v, want %v %#v", js, againOK, again, ok, got)
+	}
 	if !ok {
 		return false
 	}
@@ -29,6 +38,27 @@ func differentialMap(t testing.TB, js []byte) bool {
 		t.Errorf("ObjectMap differs on %s:\n got %#v\nwant %#v", js, got, want)
 	}
 	return true
+}
+
+func TestScratchReusesMapsAndSlices(t *testing.T) {
+	var s Scratch
+	first, ok := s.ObjectMapShared([]byte(`{"a":{"b":[1,{"c":"d"}]},"e":[]}`))
+	if !ok {
+		t.Fatal("declined")
+	}
+	inner := first["a"].(map[string]any)
+	s.Recycle(first)
+	if len(inner) != 0 || len(s.maps) != 3 || len(s.slices) != 2 {
+		t.Fatalf("after Recycle: inner map %v, %d maps and %d slices kept; want it emptied, 3 and 2", inner, len(s.maps), len(s.slices))
+	}
+	second, ok := s.ObjectMapShared([]byte(`{"x":["y"],"z":{"w":{}}}`))
+	want := map[string]any{"x": []any{"y"}, "z": map[string]any{"w": map[string]any{}}}
+	if !ok || !reflect.DeepEqual(second, want) {
+		t.Fatalf("second read = %#v, %v; want %#v", second, ok, want)
+	}
+	if len(s.maps) != 0 || len(s.slices) != 1 {
+		t.Errorf("%d maps and %d slices left; want 0 and 1", len(s.maps), len(s.slices))
+	}
 }
 
 func TestObjectMapMatchesLibrary(t *testing.T) {
