@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -207,7 +208,7 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 	if !ok {
 		return
 	}
-	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	setTypeMeta(obj, gvk)
 	obj, lost := toV1(obj)
 	for _, path := range lost {
 		out.findings = append(out.findings, diag.Finding{
@@ -264,6 +265,27 @@ func (d *decoder) decodeTyped(js []byte, admitted map[string]any, gvk schema.Gro
 		out.findings = append(out.findings, strictFinding(src, ref, e.Error()))
 	}
 	return obj, true
+}
+
+// setTypeMeta sets obj's apiVersion and kind to gvk's, as
+// SetGroupVersionKind does, unless decoding has set them so already (a
+// document that writes them the usual way), which spares building the
+// apiVersion string of every object.
+func setTypeMeta(obj client.Object, gvk schema.GroupVersionKind) {
+	kind := obj.GetObjectKind()
+	if tm, ok := kind.(*metav1.TypeMeta); ok && tm.Kind == gvk.Kind && isAPIVersion(tm.APIVersion, gvk.GroupVersion()) {
+		return
+	}
+	kind.SetGroupVersionKind(gvk)
+}
+
+// isAPIVersion reports whether s is gv.String().
+func isAPIVersion(s string, gv schema.GroupVersion) bool {
+	if gv.Group == "" {
+		return s == gv.Version
+	}
+	g, v, ok := strings.Cut(s, "/")
+	return ok && g == gv.Group && v == gv.Version
 }
 
 // typedFromJSON is package typed's FromJSON, sharing the JSON's memory
