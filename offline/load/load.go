@@ -142,7 +142,10 @@ func load(opts Options, d *decoder) Result {
 	if f, ok := ignoredSummary(ignored); ok {
 		findings = append(findings, f)
 	}
-	res := Result{Sources: diag.Sources{}, Others: sortOthers(others), Policies: sortPolicies(policies), Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
+	res := Result{Sources: make(diag.Sources, len(kept)), Others: sortOthers(others), Policies: sortPolicies(policies), Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
+	if len(kept) > 0 {
+		res.Objects = make([]client.Object, 0, len(kept))
+	}
 	for _, l := range kept {
 		res.Objects = append(res.Objects, l.obj)
 		res.Sources[l.ref] = l.src
