@@ -56,10 +56,12 @@ func (a *admission) defaults() *validate.Validator {
 }
 
 // origin is where a JSON value being decoded sits: its document, and for
-// an item of a List, the path of the item in it (`items[2].`).
+// an item of a List, the path of the item in it (`items[2].`); and the
+// scratch space of the worker decoding it (nil in some tests).
 type origin struct {
 	doc    document
 	prefix string
+	ws     *workspace
 }
 
 // admit runs one Gateway API object through the API server's create path
@@ -69,7 +71,11 @@ type origin struct {
 // then holds the reasons, as error findings at the line of each offending
 // field.
 func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.ObjectRef, src diag.Source, at origin, out *decoded) (map[string]any, bool) {
-	obj, ok := typed.ObjectMap(js)
+	objectMap := typed.ObjectMap
+	if at.ws != nil {
+		objectMap = at.ws.maps.ObjectMap
+	}
+	obj, ok := objectMap(js)
 	if !ok {
 		if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &obj); err != nil {
 			return nil, true

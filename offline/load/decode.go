@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -62,16 +63,16 @@ type loaded struct {
 	src diag.Source
 }
 
-// document decodes one document; a List yields several objects. conv is
-// the calling worker's converter.
-func (d *decoder) document(doc document, conv *yamljson.Converter) decoded {
+// document decodes one document; a List yields several objects. ws is
+// the calling worker's scratch space.
+func (d *decoder) document(doc document, ws *workspace) decoded {
 	var out decoded
 	src := diag.Source{File: doc.file, Line: doc.line}
-	js, repeated, ok := d.toJSON(doc, conv, src, &out)
+	js, repeated, ok := d.toJSON(doc, &ws.conv, src, &out)
 	if !ok {
 		return out
 	}
-	d.value(js, src, &out, origin{doc: doc}, 0)
+	d.value(js, src, &out, origin{doc: doc, ws: ws}, 0)
 	if repeated != nil {
 		// The warning names the document's object, so that it sorts and
 		// reads like every other finding about that object.
@@ -166,7 +167,7 @@ func (d *decoder) list(gvk schema.GroupVersionKind, items [][]byte, src diag.Sou
 		itemGVK = gvk.GroupVersion().WithKind(strings.TrimSuffix(gvk.Kind, "List"))
 	}
 	for i, item := range items {
-		itemAt := origin{doc: at.doc, prefix: fmt.Sprintf("%sitems[%d].", at.prefix, i)}
+		itemAt := origin{doc: at.doc, prefix: fmt.Sprintf("%sitems[%d].", at.prefix, i), ws: at.ws}
 		d.value(withTypeMeta(item, itemGVK), src, out, itemAt, depth+1)
 	}
 }
@@ -200,10 +201,14 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 		}
 	}
 	obj, ok := d.decodeTyped(js, admitted, gvk, obj, ref, src, out, at)
+	if admitted != nil && at.ws != nil {
+		// Decoded: nothing refers to the admitted form any more.
+		at.ws.maps.Recycle(admitted)
+	}
 	if !ok {
 		return
 	}
-	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	setTypeMeta(obj, gvk)
 	obj, lost := toV1(obj)
 	for _, path := range lost {
 		out.findings = append(out.findings, diag.Finding{
@@ -260,6 +265,27 @@ func (d *decoder) decodeTyped(js []byte, admitted map[string]any, gvk schema.Gro
 		out.findings = append(out.findings, strictFinding(src, ref, e.Error()))
 	}
 	return obj, true
+}
+
+// setTypeMeta sets obj's apiVersion and kind to gvk's, as
+// SetGroupVersionKind does, unless decoding has set them so already (a
+// document that writes them the usual way), which spares building the
+// apiVersion string of every object.
+func setTypeMeta(obj client.Object, gvk schema.GroupVersionKind) {
+	kind := obj.GetObjectKind()
+	if tm, ok := kind.(*metav1.TypeMeta); ok && tm.Kind == gvk.Kind && isAPIVersion(tm.APIVersion, gvk.GroupVersion()) {
+		return
+	}
+	kind.SetGroupVersionKind(gvk)
+}
+
+// isAPIVersion reports whether s is gv.String().
+func isAPIVersion(s string, gv schema.GroupVersion) bool {
+	if gv.Group == "" {
+		return s == gv.Version
+	}
+	g, v, ok := strings.Cut(s, "/")
+	return ok && g == gv.Group && v == gv.Version
 }
 
 // otherObjects records an object of a kind gwsim does not decode, so that

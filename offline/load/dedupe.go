@@ -18,22 +18,25 @@ import (
 // first source: the choice depends on what the objects say, never on which
 // file or position they came from, unless they are identical.
 func dedupe(all []loaded) ([]loaded, []diag.Finding) {
-	byRef := map[diag.ObjectRef][]loaded{}
-	for _, l := range all {
-		byRef[l.ref] = append(byRef[l.ref], l)
-	}
-	kept := make([]loaded, 0, len(byRef))
+	// A stable sort by reference groups each reference's objects in
+	// input order, without a map of groups (some 10 MB at 10k routes).
+	slices.SortStableFunc(all, func(a, b loaded) int { return a.ref.Compare(b.ref) })
+	kept := all[:0]
 	var findings []diag.Finding
-	for ref, group := range byRef {
-		if len(group) == 1 {
-			kept = append(kept, group[0])
-			continue
+	for start := 0; start < len(all); {
+		end := start + 1
+		for end < len(all) && all[end].ref == all[start].ref {
+			end++
 		}
-		winner, fs := chooseDuplicate(ref, group)
-		kept = append(kept, winner)
-		findings = append(findings, fs...)
+		if end-start == 1 {
+			kept = append(kept, all[start])
+		} else {
+			winner, fs := chooseDuplicate(all[start].ref, all[start:end])
+			kept = append(kept, winner)
+			findings = append(findings, fs...)
+		}
+		start = end
 	}
-	slices.SortFunc(kept, func(a, b loaded) int { return a.ref.Compare(b.ref) })
 	return kept, findings
 }
 

@@ -111,7 +111,11 @@ func Load(opts Options) Result {
 func load(opts Options, d *decoder) Result {
 	files, errs := expand(opts.Paths, opts.Recursive, opts.Exclude)
 	docs, readProblems := decodeAll(files, opts.Stdin, d)
-	var all []loaded
+	n := 0
+	for d := range docs.all() {
+		n += len(d.objects)
+	}
+	all := make([]loaded, 0, n)
 	var findings []diag.Finding
 	for _, p := range readProblems {
 		if p.Severity == diag.Error {
@@ -123,7 +127,7 @@ func load(opts Options, d *decoder) Result {
 	var others []translate.OtherObject
 	var policies []translate.PolicyAttachment
 	ignored := map[schema.GroupKind]int{}
-	for _, d := range docs {
+	for d := range docs.all() {
 		all = append(all, d.objects...)
 		findings = append(findings, d.findings...)
 		errs = append(errs, d.errors...)
@@ -138,7 +142,10 @@ func load(opts Options, d *decoder) Result {
 	if f, ok := ignoredSummary(ignored); ok {
 		findings = append(findings, f)
 	}
-	res := Result{Sources: diag.Sources{}, Others: sortOthers(others), Policies: sortPolicies(policies), Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
+	res := Result{Sources: make(diag.Sources, len(kept)), Others: sortOthers(others), Policies: sortPolicies(policies), Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
+	if len(kept) > 0 {
+		res.Objects = make([]client.Object, 0, len(kept))
+	}
 	for _, l := range kept {
 		res.Objects = append(res.Objects, l.obj)
 		res.Sources[l.ref] = l.src

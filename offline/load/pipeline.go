@@ -3,10 +3,12 @@ package load
 import (
 	"fmt"
 	"io"
+	"iter"
 	"runtime"
 	"sync"
 
 	"github.com/gwsim/gwsim/internal/crash"
+	"github.com/gwsim/gwsim/offline/load/typed"
 	"github.com/gwsim/gwsim/offline/load/yamljson"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -16,7 +18,7 @@ import (
 // takes the time. Results come back indexed by document order, so the output
 // never depends on scheduling. Only one file's bytes are held by the reader
 // at a time (decoded objects are kept, of course).
-func decodeAll(inputs []input, stdin io.Reader, d *decoder) ([]decoded, []diag.Finding) {
+func decodeAll(inputs []input, stdin io.Reader, d *decoder) (*decodedDocs, []diag.Finding) {
 	type result struct {
 		idx int
 		out decoded
@@ -35,11 +37,24 @@ func decodeAll(inputs []input, stdin io.Reader, d *decoder) ([]decoded, []diag.F
 	})
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
-			var conv yamljson.Converter // this worker's scratch space
-			for j := range jobs {
+			var ws workspace
+			decode := func(j job) {
 				var out decoded
-				bug.Catch(func() { out = d.document(j.doc, &conv) })
+				bug.Catch(func() { out = d.document(j.doc, &ws) })
 				results <- result{idx: j.idx, out: out}
+			}
+			// Documents whose kind another worker is compiling wait
+			// until the rest is done (see waitsForCompile).
+			var postponed []job
+			for j := range jobs {
+				if len(postponed) < maxPostponed && d.waitsForCompile(j.doc) {
+					postponed = append(postponed, j)
+					continue
+				}
+				decode(j)
+			}
+			for _, j := range postponed {
+				decode(j)
 			}
 		})
 	}
@@ -47,15 +62,48 @@ func decodeAll(inputs []input, stdin io.Reader, d *decoder) ([]decoded, []diag.F
 		wg.Wait()
 		close(results)
 	}()
-	var out []decoded
+	out := &decodedDocs{}
 	for r := range results {
-		for len(out) <= r.idx {
-			out = append(out, decoded{})
-		}
-		out[r.idx] = r.out
+		out.set(r.idx, r.out)
 	}
 	bug.Raise()
 	return out, readErrs
+}
+
+// decodedDocs holds what each document yields, by document number, in
+// chunks: growing one slice of them copied each result some four times
+// over (about 20 MB at 10k routes).
+type decodedDocs struct {
+	chunks [][]decoded
+	n      int
+}
+
+const decodedChunk = 1024
+
+func (ds *decodedDocs) set(i int, d decoded) {
+	for len(ds.chunks) <= i/decodedChunk {
+		ds.chunks = append(ds.chunks, make([]decoded, decodedChunk))
+	}
+	ds.chunks[i/decodedChunk][i%decodedChunk] = d
+	ds.n = max(ds.n, i+1)
+}
+
+// all yields the documents' results in document order.
+func (ds *decodedDocs) all() iter.Seq[*decoded] {
+	return func(yield func(*decoded) bool) {
+		for i := range ds.n {
+			if !yield(&ds.chunks[i/decodedChunk][i%decodedChunk]) {
+				return
+			}
+		}
+	}
+}
+
+// workspace is one decoding worker's scratch space, kept from one
+// document to the next.
+type workspace struct {
+	conv yamljson.Converter
+	maps typed.Scratch
 }
 
 // readAll reads the inputs in order, splits each into documents and

@@ -46,6 +46,15 @@ type celFast struct {
 // celNode is one node of the library's validator tree: the rules of one
 // schema node and the nodes below it that hold rules.
 type celNode struct {
+	// rules are the node's own rules, compiled into programs (and their
+	// reads analysed) the first time an object has a value here: most
+	// of a kind's rules sit where few objects have values (HTTPRoute's
+	// filters of backendRefs, its redirects and rewrites), and compiling
+	// them is most of a kind's compile time. nil when the node has none.
+	rules *pendingRules
+	once  sync.Once
+	// programs, reads and unsure are set by compile (unsure also for
+	// allOf, at build time).
 	programs []celgo.Program
 	// self is the schema self is bound with (with type and object
 	// metadata at a resource root, as the library binds it).
@@ -59,9 +68,10 @@ type celNode struct {
 	items      *celNode
 }
 
-// newCELFast compiles s's rules as cel.NewValidator(s, true, PerCallLimit)
-// does. Its root is nil when no rule is evaluated on create (there are
-// none, or only transition rules): then every object passes.
+// newCELFast builds the tree of s's rules as cel.NewValidator(s, true,
+// PerCallLimit) does; each node's rules are compiled as the library
+// compiles them when an object first has a value there (celNode.compile).
+// Its root is nil when s has no rules: then every object passes.
 func newCELFast(s *structuralschema.Structural) *celFast {
 	b := &celBuilder{envSet: environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())}
 	b.parseEnv = b.envSet.StoredExpressionsEnv()
@@ -72,7 +82,9 @@ func newCELFast(s *structuralschema.Structural) *celFast {
 // celFast returns c's CEL checker, compiling it on first use; nil when
 // the version has no rules.
 func (c *compiled) celFast() *celFast {
-	c.fastOnce.Do(func() { c.fast = newCELFast(c.structural) })
+	c.fastOnce.Do(func() {
+		c.fastState.run(c.cache, func() { c.fast = newCELFast(c.structural) })
+	})
 	return c.fast
 }
 
@@ -96,7 +108,9 @@ func (b *celBuilder) node(s *structuralschema.Structural, adapter *celSchema, is
 		}
 	}
 	n.reads = &readSet{schema: n.self.(*celSchema)}
-	b.compileRules(n, s, declType)
+	if len(s.XValidations) > 0 {
+		n.rules = &pendingRules{b: b, s: s, declType: declType}
+	}
 	if s.ValueValidation != nil && len(s.ValueValidation.AllOf) > 0 {
 		n.unsure = true
 	}
@@ -132,11 +146,30 @@ func (b *celBuilder) node(s *structuralschema.Structural, adapter *celSchema, is
 	if ap := s.AdditionalProperties; ap != nil && ap.Structural != nil {
 		n.additional = b.node(ap.Structural, adapter.additional.Schema().(*celSchema), ap.Structural.XEmbeddedResource, elemType)
 	}
-	if len(n.programs) == 0 && !n.unsure && n.items == nil && n.properties == nil && n.additional == nil {
+	if n.rules == nil && !n.unsure && n.items == nil && n.properties == nil && n.additional == nil {
 		return nil
 	}
-	n.reads.seal()
 	return n
+}
+
+// pendingRules is what compiling a node's rules takes.
+type pendingRules struct {
+	b        *celBuilder
+	s        *structuralschema.Structural
+	declType *apiservercel.DeclType
+}
+
+// compile compiles n's own rules, once; the nodes' compiles are
+// independent of each other, as in the library, which compiles each
+// node's rules on their own with the node's declared type.
+func (n *celNode) compile() {
+	if n.rules == nil {
+		return
+	}
+	n.once.Do(func() {
+		n.rules.b.compileRules(n, n.rules.s, n.rules.declType)
+		n.reads.seal()
+	})
 }
 
 // compileRules compiles s's own rules with the library's Compile, keeps
@@ -215,6 +248,7 @@ func (n *celNode) passes(v any, total *int64, limit int64, buf *[]byte) bool {
 	if n == nil || v == nil {
 		return true // the library validates non-null values only
 	}
+	n.compile()
 	if n.unsure {
 		return false
 	}

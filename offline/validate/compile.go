@@ -22,8 +22,12 @@ type compiled struct {
 	// namespaced is the CRD's scope.
 	namespaced bool
 	// fast is the memoised CEL checker (celfast.go), built on first use.
-	fast     *celFast
-	fastOnce sync.Once
+	fast      *celFast
+	fastOnce  sync.Once
+	fastState compileState
+	// cache is the cache c belongs to, whose count of compilations
+	// under way includes c's celFast.
+	cache *compileCache
 	// walk is the schema compiled for the fast admission walk.
 	walk *fastNode
 	// defaults is the schema reduced to its defaults, for Default.

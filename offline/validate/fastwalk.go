@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"k8s.io/kube-openapi/pkg/validation/strfmt"
@@ -30,13 +31,29 @@ import (
 // declined is the path where the walk gave up ("" for the root), for tests
 // and for profiling what the walk misses.
 func fastWalk(root *fastNode, obj map[string]any) (pruned []string, declined string, ok bool) {
-	w := walkState{}
+	w := walkStates.Get().(*walkState)
+	defer w.release()
 	if !w.object(obj, root, modeRoot) {
 		w.undo()
 		return nil, w.declined, false
 	}
 	sort.Strings(w.pruned)
 	return w.pruned, "", true
+}
+
+// walkStates hold the walk's scratch space (its path and undo log) for
+// the next walk: the undo log of the defaults a walk inserts was about 5%
+// of what loading the 10k-route set allocated.
+var walkStates = sync.Pool{New: func() any { return new(walkState) }}
+
+// release empties w, keeping the room of its path and log, and pools it.
+// Their references into the walked object are cleared, so that the pool
+// keeps no object alive.
+func (w *walkState) release() {
+	clear(w.log)
+	clear(w.path[:cap(w.path)])
+	*w = walkState{path: w.path[:0], log: w.log[:0]}
+	walkStates.Put(w)
 }
 
 // walkMode says how the library's steps treat a value: the root of a

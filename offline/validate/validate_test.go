@@ -105,3 +105,39 @@ func TestAdmitNotServed(t *testing.T) {
 		t.Errorf("experimental UDPRoute v1alpha2: %v", err)
 	}
 }
+
+func TestCompilingSaysWhileACompileRuns(t *testing.T) {
+	gvk := schema.GroupVersionKind{Group: "gateway.networking.k8s.io", Version: "v1", Kind: "GatewayClass"}
+	v := &Validator{channel: Standard, compiles: &compileCache{entries: map[schema.GroupVersionKind]*entry{}}}
+	if v.MayBeCompiling() || v.Compiling(gvk) {
+		t.Fatal("Compiling before anything was compiled")
+	}
+	e := &entry{}
+	v.compiles.entries[gvk] = e
+	var during, duringOther bool
+	e.state.run(v.compiles, func() {
+		during = v.MayBeCompiling() && v.Compiling(gvk)
+		duringOther = v.Compiling(httpRouteV1)
+	})
+	if !during || duringOther {
+		t.Errorf("while compiling GatewayClass: Compiling(GatewayClass) = %v, Compiling(HTTPRoute) = %v; want true, false", during, duringOther)
+	}
+	if v.MayBeCompiling() || v.Compiling(gvk) {
+		t.Error("Compiling after the compile ended")
+	}
+
+	// celFast is compiled on first need, after the schema: Compiling says
+	// so while it is.
+	delete(v.compiles.entries, gvk)
+	c, err := v.compiled(gvk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.fastState.run(c.cache, func() { during = v.Compiling(gvk) })
+	if !during {
+		t.Error("Compiling is false while celFast compiles")
+	}
+	if v.Compiling(gvk) {
+		t.Error("Compiling after celFast compiled")
+	}
+}

@@ -8,7 +8,85 @@ package typed
 // large for an int64, a key given twice (the library keeps the last), a
 // syntax error.
 func ObjectMap(js []byte) (map[string]any, bool) {
+	return newReader(js, true).objectMap()
+}
+
+// Scratch keeps the maps and slices of generic objects their user is
+// done with, for ObjectMap to fill again: the generic form of the Gateway
+// API objects was a fifth of what loading the 10k-route set allocated,
+// and each is dropped once decoded into its Go type. The zero Scratch is
+// ready; it is not safe for concurrent use.
+type Scratch struct {
+	maps   []map[string]any
+	slices [][]any
+}
+
+// Only small maps (one group of slots) and slices are kept, so that
+// iterating a reused map costs what iterating a new one does, and at
+// most scratchKept of each.
+const (
+	smallMap    = 8
+	smallSlice  = 16
+	scratchKept = 4096
+)
+
+// ObjectMap is the package's ObjectMap, filling maps and slices that s
+// keeps where it can.
+func (s *Scratch) ObjectMap(js []byte) (map[string]any, bool) {
 	r := newReader(js, true)
+	r.scratch = s
+	return r.objectMap()
+}
+
+// Recycle gives obj, a generic object, and every map and slice in it to
+// s, to be filled again. Nothing may use obj or any part of it afterwards
+// (the strings in it stay valid).
+func (s *Scratch) Recycle(obj map[string]any) {
+	s.recycle(obj)
+}
+
+func (s *Scratch) recycle(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, e := range v {
+			s.recycle(e)
+		}
+		if len(v) <= smallMap && len(s.maps) < scratchKept {
+			clear(v)
+			s.maps = append(s.maps, v)
+		}
+	case []any:
+		for _, e := range v {
+			s.recycle(e)
+		}
+		if cap(v) <= smallSlice && len(s.slices) < scratchKept {
+			clear(v)
+			s.slices = append(s.slices, v[:0])
+		}
+	}
+}
+
+// newMap is an empty map, a kept one when there is one.
+func (r *reader) newMap() map[string]any {
+	if s := r.scratch; s != nil && len(s.maps) > 0 {
+		m := s.maps[len(s.maps)-1]
+		s.maps = s.maps[:len(s.maps)-1]
+		return m
+	}
+	return map[string]any{}
+}
+
+// newSlice is an empty, non-nil slice, a kept one when there is one.
+func (r *reader) newSlice() []any {
+	if s := r.scratch; s != nil && len(s.slices) > 0 {
+		l := s.slices[len(s.slices)-1]
+		s.slices = s.slices[:len(s.slices)-1]
+		return l
+	}
+	return []any{}
+}
+
+func (r reader) objectMap() (map[string]any, bool) {
 	if r.next() != '{' {
 		return nil, false
 	}
@@ -45,7 +123,7 @@ func (r *reader) anyObject() (map[string]any, bool) {
 	if !r.open() {
 		return nil, false
 	}
-	m := map[string]any{}
+	m := r.newMap()
 	if r.next() == '}' {
 		r.close()
 		return m, true
@@ -81,7 +159,7 @@ func (r *reader) anyArray() ([]any, bool) {
 	if !r.open() {
 		return nil, false
 	}
-	items := []any{}
+	items := r.newSlice()
 	if r.next() == ']' {
 		r.close()
 		return items, true

@@ -1,6 +1,7 @@
 package typed
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
@@ -14,6 +15,15 @@ import (
 func differentialMap(t testing.TB, js []byte) bool {
 	t.Helper()
 	got, ok := ObjectMap(js)
+	// With a Scratch, the second read fills the maps and slices of the
+	// first, recycled.
+	var s Scratch
+	if first, ok := s.ObjectMap(bytes.Clone(js)); ok {
+		s.Recycle(first)
+	}
+	if again, againOK := s.ObjectMap(bytes.Clone(js)); againOK != ok || !reflect.DeepEqual(again, got) {
+		t.Errorf("Scratch.ObjectMap differs from ObjectMap on %s: %v %#v, want %v %#v", js, againOK, again, ok, got)
+	}
 	if !ok {
 		return false
 	}
@@ -24,6 +34,27 @@ func differentialMap(t testing.TB, js []byte) bool {
 		t.Errorf("ObjectMap differs on %s:\n got %#v\nwant %#v", js, got, want)
 	}
 	return true
+}
+
+func TestScratchReusesMapsAndSlices(t *testing.T) {
+	var s Scratch
+	first, ok := s.ObjectMap([]byte(`{"a":{"b":[1,{"c":"d"}]},"e":[]}`))
+	if !ok {
+		t.Fatal("declined")
+	}
+	inner := first["a"].(map[string]any)
+	s.Recycle(first)
+	if len(inner) != 0 || len(s.maps) != 3 || len(s.slices) != 2 {
+		t.Fatalf("after Recycle: inner map %v, %d maps and %d slices kept; want it emptied, 3 and 2", inner, len(s.maps), len(s.slices))
+	}
+	second, ok := s.ObjectMap([]byte(`{"x":["y"],"z":{"w":{}}}`))
+	want := map[string]any{"x": []any{"y"}, "z": map[string]any{"w": map[string]any{}}}
+	if !ok || !reflect.DeepEqual(second, want) {
+		t.Fatalf("second read = %#v, %v; want %#v", second, ok, want)
+	}
+	if len(s.maps) != 0 || len(s.slices) != 1 {
+		t.Errorf("%d maps and %d slices left; want 0 and 1", len(s.maps), len(s.slices))
+	}
 }
 
 func TestObjectMapMatchesLibrary(t *testing.T) {

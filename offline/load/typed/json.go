@@ -42,6 +42,8 @@ type reader struct {
 	// depth counts the objects and arrays open at pos: past maxDepth
 	// the reader declines, long before the library's own limit.
 	depth int
+	// scratch, when not nil, has maps and slices to fill again.
+	scratch *Scratch
 }
 
 const maxDepth = 1000

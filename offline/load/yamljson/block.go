@@ -217,6 +217,9 @@ func (p *parser) scalar(at, end, next, parent int) bool {
 		} else {
 			close = skipSingle(s, at+1, end)
 		}
+		if close < 0 {
+			return p.quotedLines(at, parent)
+		}
 		if close < 0 || !restIsBlank(s, close, end) {
 			return false
 		}
@@ -248,9 +251,12 @@ func (p *parser) scalar(at, end, next, parent int) bool {
 	if text[len(text)-1] == ':' || bytes.Contains(text, []byte(": ")) {
 		return false
 	}
-	if !p.plain(text) {
-		return false
-	}
 	p.pos = next
-	return true
+	if i == end {
+		var ok bool
+		if text, ok = p.plainContinued(text, parent); !ok {
+			return false
+		}
+	}
+	return p.plain(text)
 }

@@ -9,12 +9,14 @@
 // The subset: block mappings and sequences (compact "- key: value" items,
 // sequences not indented under their key), comments, empty values, plain
 // scalars resolved as yaml.v2 resolves them (YAML 1.1 booleans and nulls,
-// integers in every syntax; floats bail), single-line single- and
-// double-quoted scalars, literal and folded block scalars without an
+// integers in every syntax; floats bail), single- and double-quoted
+// scalars, plain and quoted scalars folded over more lines when they start
+// on their key's or dash's line (as YAML emitters wrap long strings: CRD
+// descriptions and rules), literal and folded block scalars without an
 // indentation indicator, and one-line flow sequences of scalars and empty
 // flow collections. Anchors, aliases, tags, merge keys, complex keys,
-// duplicate keys, tabs, directives, document markers and multi-line plain
-// or quoted scalars all bail.
+// duplicate keys, tabs, directives, document markers, a scalar starting
+// on the line after its key, and escaped line breaks all bail.
 package yamljson
 
 import (

@@ -153,6 +153,168 @@ func (p *parser) plain(text []byte) bool {
 	return true
 }
 
+// plainContinued returns the text of a plain scalar whose first line's
+// text is first (without a comment) and which may go on, from pos, on
+// lines indented deeper than parent, the column of the enclosing
+// collection: each line joins the text after one space, or after a line
+// feed for each blank line between them, as libyaml folds plain scalars
+// (YAML emitters wrap long strings so: CRD descriptions, annotations). It
+// leaves pos after the last line it takes. ok is false, to bail, for a
+// comment between lines of it and for a line holding what would end the
+// scalar early (": ", " #", a trailing ':'), which libyaml rejects.
+func (p *parser) plainContinued(first []byte, parent int) (text []byte, ok bool) {
+	s := p.src
+	text = first
+	folded := false
+	blank := 0 // blank lines since the last content line
+	for pos := p.pos; pos < len(s); {
+		i := pos
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		if i-pos <= parent && i < len(s) && s[i] != '\n' && s[i] != '\r' {
+			return text, true // the usual case: the next line is no deeper
+		}
+		end, next := p.lineAt(pos)
+		switch {
+		case i >= end:
+			blank++
+			pos = next
+			continue
+		case s[i] == '#':
+			// libyaml ends the scalar at a comment; another line of it
+			// after the comment is an error.
+			if ind := p.peekFrom(next); ind > parent {
+				return nil, false
+			}
+			return text, true
+		}
+		// Inside a plain scalar, libyaml reads indicators at the start of
+		// a line ('-', '|', '"', ...) as text; only ": " and " #" end it.
+		line := bytes.TrimRight(s[i:end], " ")
+		if line[len(line)-1] == ':' || bytes.Contains(line, []byte(": ")) || bytes.Contains(line, []byte(" #")) {
+			return nil, false
+		}
+		if !folded {
+			p.tmp = append(p.tmp[:0], first...)
+			folded = true
+		}
+		if blank == 0 {
+			p.tmp = append(p.tmp, ' ')
+		}
+		for ; blank > 0; blank-- {
+			p.tmp = append(p.tmp, '\n')
+		}
+		p.tmp = append(p.tmp, line...)
+		text = p.tmp
+		pos = next
+		p.pos = next
+	}
+	return text, true
+}
+
+// quotedLines reads a quoted scalar that starts at at and does not close
+// on its line, as libyaml folds one: trailing spaces of a line dropped,
+// the leading spaces of the next, the line break turned into a space, or
+// into a line feed for each blank line between. Escapes are decoded line
+// by line; a line of a double-quoted scalar ending in a backslash (an
+// escaped line break, or a doubtful trailing space) bails. So does a line
+// not indented deeper than parent (the enclosing collection's column), an
+// end of input before the closing quote, and anything but a comment after
+// it.
+func (p *parser) quotedLines(at, parent int) bool {
+	s := p.src
+	text := p.tmp[:0]
+	defer func() { p.tmp = text }()
+	end, next := p.lineAt(p.pos)
+	i := at + 1
+	for {
+		var close int
+		var ok bool
+		if text, close, ok = quotedLine(text, s, i, end, s[at] == '"'); !ok {
+			return false
+		}
+		if close >= 0 {
+			if !restIsBlank(s, close, end) {
+				return false
+			}
+			p.out = appendString(p.out, text)
+			p.pos = next
+			return true
+		}
+		// The next line with content continues the scalar.
+		blank := 0
+		for {
+			if next >= len(s) {
+				return false
+			}
+			start := next
+			end, next = p.lineAt(start)
+			i = start
+			for i < end && s[i] == ' ' {
+				i++
+			}
+			if i < end {
+				if i-start <= parent {
+					return false
+				}
+				break
+			}
+			blank++
+		}
+		if blank == 0 {
+			text = append(text, ' ')
+		}
+		for ; blank > 0; blank-- {
+			text = append(text, '\n')
+		}
+	}
+}
+
+// quotedLine appends the content of one line of a quoted scalar, from i
+// to the closing quote or the line's end (less its trailing spaces), to
+// text. close is the index after the closing quote, or -1 when the
+// scalar goes on.
+func quotedLine(text, s []byte, i, end int, double bool) (_ []byte, close int, ok bool) {
+	if double {
+		close = skipDouble(s, i, end)
+		body := s[i:max(close-1, i)]
+		if close < 0 {
+			body = bytes.TrimRight(s[i:end], " ")
+			if len(body) > 0 && body[len(body)-1] == '\\' {
+				return text, -1, false
+			}
+		}
+		text, ok = appendDouble(text, body)
+		return text, close, ok
+	}
+	lineStart := len(text)
+	for ; i < end; i++ {
+		switch {
+		case s[i] != '\'':
+			text = append(text, s[i])
+		case i+1 < end && s[i+1] == '\'':
+			text = append(text, '\'')
+			i++
+		default:
+			return text, i + 1, true
+		}
+	}
+	for len(text) > lineStart && text[len(text)-1] == ' ' {
+		text = text[:len(text)-1]
+	}
+	return text, -1, true
+}
+
+// peekFrom is peek from the line at pos, without moving pos.
+func (p *parser) peekFrom(pos int) int {
+	saved := p.pos
+	p.pos = pos
+	ind := p.peek()
+	p.pos = saved
+	return ind
+}
+
 func appendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }
 
 // quoted writes the JSON string of a one-line quoted scalar q, quotes
