@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -110,6 +111,13 @@ func renderRoutes(w io.Writer, f format, model ir.IR, view routesView) error {
 		}
 	})
 	return writeData(w, f, routesDoc{Routes: rows})
+}
+
+// routesTablePieces is the routes table as pieces (see renderRoutesTable).
+func routesTablePieces(model ir.IR, wide bool, view routesView) (pieces, error) {
+	return pieces{n: 1, render: func(_ int, out *bytes.Buffer) error {
+		return renderRoutesTable(out, model, wide, view)
+	}}, nil
 }
 
 // renderRoutesTable prints one line per route, or a single explanatory line

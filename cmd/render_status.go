@@ -8,6 +8,7 @@ import (
 	"io"
 	"reflect"
 	"slices"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -57,53 +58,63 @@ func renderStatus(w io.Writer, f format, objs []client.Object) error {
 		}
 		return writeJSON(w, statusList{APIVersion: "v1", Kind: "List", Items: items})
 	}
-	items, err := statusEntries(objs)
+	p, err := statusPieces(objs)
 	if err != nil {
 		return err
 	}
-	// Every printed object is preceded by "---" but the first; pieces do
-	// not know whether the pieces before them printed anything, so each
-	// writes the separator and the first one written is dropped.
-	out := &dropPrefix{w: w, prefix: "---\n"}
-	return writeOrdered(out, (len(items)+statusChunk-1)/statusChunk, func(i int, buf *bytes.Buffer) error {
-		enc := yamlenc.NewEncoder(buf)
-		for _, it := range items[i*statusChunk : min(len(items), (i+1)*statusChunk)] {
-			empty, err := enc.Empty(it.Status)
-			if err != nil {
-				return statusError(it, err)
-			}
-			if empty {
-				continue
-			}
-			buf.WriteString("---\n")
-			if err := enc.Encode(it); err != nil {
-				return statusError(it, err)
-			}
-		}
-		return nil
-	})
+	return writePieces(w, p)
 }
 
-// dropPrefix writes to w what it is given but prefix, the first time it
-// starts the bytes written.
-type dropPrefix struct {
-	w       io.Writer
-	prefix  string
-	dropped bool
-}
-
-func (d *dropPrefix) Write(p []byte) (int, error) {
-	n := 0
-	if !d.dropped && len(p) > 0 {
-		if !bytes.HasPrefix(p, []byte(d.prefix)) {
-			return 0, fmt.Errorf("bug: output does not start with %q", d.prefix)
-		}
-		d.dropped = true
-		n, p = len(d.prefix), p[len(d.prefix):]
+// statusPieces is the YAML status stream in pieces of statusChunk objects.
+// Every printed object is preceded by "---" but the first; pieces do not
+// know whether the pieces before them printed anything, so each writes
+// the separator and the first one written is dropped.
+func statusPieces(objs []client.Object) (pieces, error) {
+	items, err := statusEntries(objs)
+	if err != nil {
+		return pieces{}, err
 	}
-	m, err := d.w.Write(p)
-	return n + m, err
+	var encoders sync.Pool // an Encoder keeps what it learnt of the types
+	dropped := false
+	return pieces{
+		n: (len(items) + statusChunk - 1) / statusChunk,
+		render: func(i int, buf *bytes.Buffer) error {
+			enc, _ := encoders.Get().(*yamlenc.Encoder)
+			if enc == nil {
+				enc = yamlenc.NewEncoder(nil)
+			}
+			defer encoders.Put(enc)
+			enc.Reset(buf)
+			for _, it := range items[i*statusChunk : min(len(items), (i+1)*statusChunk)] {
+				empty, err := enc.Empty(it.Status)
+				if err != nil {
+					return statusError(it, err)
+				}
+				if empty {
+					continue
+				}
+				buf.WriteString(statusSeparator)
+				if err := enc.Encode(it); err != nil {
+					return statusError(it, err)
+				}
+			}
+			return nil
+		},
+		write: func(w io.Writer, _ int, b []byte) error {
+			if !dropped && len(b) > 0 {
+				if !bytes.HasPrefix(b, []byte(statusSeparator)) {
+					return fmt.Errorf("bug: status output does not start with %q", statusSeparator)
+				}
+				dropped = true
+				b = b[len(statusSeparator):]
+			}
+			_, err := w.Write(b)
+			return err
+		},
+	}, nil
 }
+
+const statusSeparator = "---\n"
 
 func statusError(it statusObject, err error) error {
 	return fmt.Errorf("encoding the status of %s %s/%s: %w", it.Kind, it.Metadata.Namespace, it.Metadata.Name, err)

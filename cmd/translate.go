@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/gwsim/gwsim/translate/diag"
@@ -46,29 +45,26 @@ func renderTranslate(w io.Writer, f format, out outcome) error {
 			Findings: fs,
 		})
 	}
-	sections := []struct {
-		title  string
-		render func(io.Writer) error
-	}{
-		{"Routes", func(w io.Writer) error { return renderRoutes(w, formatText, out.Result.Output.IR, routesView{}) }},
-		{"IR", func(w io.Writer) error { return renderIR(w, formatYAML, out.Result.Output.IR) }},
-		{"Status", func(w io.Writer) error { return renderStatus(w, formatYAML, out.Result.Objects) }},
+	// The three sections are one stream of pieces, rendered on every core
+	// and written in order (writePieces): both cores stay busy to the end,
+	// and a large run holds a few pieces of its output in memory, never a
+	// whole section.
+	model := out.Result.Output.IR
+	routes, err := routesTablePieces(model, false, routesView{})
+	if err != nil {
+		return err
 	}
-	// Each section is written straight to w, in order, and renders on
-	// every core within itself (writeOrdered), so that a large run holds a
-	// few pieces of its output in memory, never a whole section.
-	for i, s := range sections {
-		if i > 0 {
-			if _, err := io.WriteString(w, "\n"); err != nil {
-				return err
-			}
-		}
-		if _, err := fmt.Fprintf(w, "== %s ==\n", s.title); err != nil {
-			return err
-		}
-		if err := s.render(w); err != nil {
-			return err
-		}
+	irs, err := irPieces(model)
+	if err != nil {
+		return err
 	}
-	return nil
+	status, err := statusPieces(out.Result.Objects)
+	if err != nil {
+		return err
+	}
+	return writePieces(w, concatPieces(
+		textPiece("== Routes ==\n"), routes,
+		textPiece("\n== IR ==\n"), irs,
+		textPiece("\n== Status ==\n"), status,
+	))
 }

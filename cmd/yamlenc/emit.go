@@ -27,6 +27,9 @@ type emitter struct {
 	indent     int
 	whitespace bool
 	indention  bool
+
+	// split is set while a Split's skeleton is encoded.
+	split *splitter
 }
 
 // context is where a node sits: yaml.v2's emitter decides a sequence's
@@ -214,6 +217,10 @@ func (e *emitter) putBreak() {
 }
 
 func (e *emitter) writeIndent() {
+	if e.split != nil && e.split.pending {
+		e.split.resume(e)
+		return
+	}
 	indent := max(e.indent, 0)
 	if !e.indention || e.column > indent || e.column == indent && !e.whitespace {
 		e.putBreak()

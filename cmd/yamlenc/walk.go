@@ -38,6 +38,9 @@ type walker struct {
 	*types
 	depth int
 	ptrs  int
+	// split is set while a Split's skeleton is encoded: long sequences
+	// are cut into runs instead of written.
+	split *splitter
 }
 
 // types is what the walker learns of each type it meets, kept from one
@@ -45,6 +48,10 @@ type walker struct {
 type types struct {
 	plans   map[reflect.Type]*structPlan
 	classes map[reflect.Type]class
+}
+
+func newTypes() types {
+	return types{plans: map[reflect.Type]*structPlan{}, classes: map[reflect.Type]class{}}
 }
 
 // class says how v is written: by the walker, or by encoding/json.
@@ -252,6 +259,12 @@ func (w *walker) array(v reflect.Value, ctx context) error {
 	}
 	saved := e.indent
 	e.increaseIndent(false, ctx == ctxMapping && !e.indention)
+	if w.split != nil && n > w.split.run {
+		w.split.cut(e, v, e.indent, w.depth, w.ptrs)
+		e.indent = saved
+		w.depth--
+		return nil
+	}
 	for i := range n {
 		e.writeIndent()
 		e.writeIndicator("-", true, false, true)

@@ -262,6 +262,7 @@ func sameTyped(t *testing.T, name string, v any) {
 	if (err != nil) != (wantErr != nil) || !bytes.Equal(got, want) {
 		t.Errorf("%s: builder and JSON path differ (errors %v, %v)\n--- JSON path\n%s\n--- builder\n%s", name, wantErr, err, want, got)
 	}
+	sameSplit(t, name, v, want, wantErr)
 }
 
 func readFile(t *testing.T, path string) []byte {

@@ -64,6 +64,12 @@ func NewEncoder(w io.Writer) *Encoder {
 	return &Encoder{w: w}
 }
 
+// Reset makes the Encoder write to w from now on, keeping what it learnt
+// of types.
+func (enc *Encoder) Reset(w io.Writer) {
+	enc.w = w
+}
+
 // Encode writes the YAML encoding of v, as the function Encode does.
 func (enc *Encoder) Encode(v any) error {
 	e := newEmitter(nil, enc.out[:0], enc.w)
@@ -90,7 +96,7 @@ func (enc *Encoder) Empty(v any) (bool, error) {
 
 func (enc *Encoder) walker(e *emitter) *walker {
 	if enc.types.plans == nil {
-		enc.types = types{plans: map[reflect.Type]*structPlan{}, classes: map[reflect.Type]class{}}
+		enc.types = newTypes()
 	}
 	return &walker{e: e, types: &enc.types}
 }

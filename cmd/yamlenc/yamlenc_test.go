@@ -41,6 +41,7 @@ func same(t *testing.T, name string, v any) {
 	if old, err := marshalJSONPath(v); err != nil || !bytes.Equal(old, want) {
 		t.Errorf("%s: the JSON path differs from sigs.k8s.io/yaml (err %v)", name, err)
 	}
+	sameSplit(t, name, v, want, nil)
 }
 
 // shapes puts s everywhere a string can sit: root, map value, key, list
