@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -42,31 +41,8 @@ func routeRows(model ir.IR) []routeRow {
 // eachRouteRow calls f with each row of routeRows in turn, without keeping
 // them; f must not keep r, which the next call overwrites.
 func eachRouteRow(model ir.IR, f func(r *routeRow)) {
-	var row routeRow
-	for _, gw := range model.Gateways {
-		for _, l := range gw.Listeners {
-			sets := listenerSets(l)
-			for _, vh := range l.VirtualHosts {
-				for _, r := range vh.Routes {
-					row = routeRow{
-						Gateway:     gw.Name,
-						Port:        l.Port,
-						Protocol:    l.Protocol,
-						Hostname:    vh.Hostname,
-						Listener:    vh.Listener,
-						ListenerSet: sets[vh.Listener],
-						Match:       r.Match,
-						Filters:     r.Filters,
-						Action:      r.Action,
-						Origin:      r.Origin,
-					}
-					f(&row)
-				}
-			}
-			for _, r := range l4RouteRows(gw.Name, l, sets) {
-				f(&r)
-			}
-		}
+	for _, c := range routeChunks(model) {
+		eachChunkRow(model, c, f)
 	}
 }
 
@@ -113,59 +89,40 @@ func renderRoutes(w io.Writer, f format, model ir.IR, view routesView) error {
 	return writeData(w, f, routesDoc{Routes: rows})
 }
 
-// routesTablePieces is the routes table as pieces (see renderRoutesTable).
-func routesTablePieces(model ir.IR, wide bool, view routesView) (pieces, error) {
-	return pieces{n: 1, render: func(_ int, out *bytes.Buffer) error {
-		return renderRoutesTable(out, model, wide, view)
-	}}, nil
-}
-
 // renderRoutesTable prints one line per route, or a single explanatory line
 // when there is none. The default table fits tableWidth, with ROUTE next to
-// MATCH; the wide one has every column and cuts nothing. The rows are
-// walked twice (table.stream), never held.
+// MATCH; the wide one has every column and cuts nothing. The rows' cells
+// are made on every core in chunks (routesTablePieces).
 func renderRoutesTable(w io.Writer, model ir.IR, wide bool, view routesView) error {
-	found := false
-	eachRouteRow(model, func(r *routeRow) { found = found || view.keep(*r) })
-	if !found {
-		msg := "No routes: no accepted Gateway has an attached route."
-		if view.filtered() {
-			msg = "No routes match the filters."
-		}
-		_, err := fmt.Fprintln(w, msg)
+	p, err := routesTablePieces(model, wide, view)
+	if err != nil {
 		return err
 	}
+	return writePieces(w, p)
+}
+
+// routesTable is the layout of the routes table and what fills a row.
+func routesTable(wide bool, view routesView) (table, func(r *routeRow, out []string)) {
 	t := table{noHeaders: view.NoHeaders}
-	var cells func(r *routeRow, out []string)
 	if wide {
 		t.columns = []column{{header: "GATEWAY"}, {header: "PORT/PROTO"}, {header: "LISTENER"}, {header: "HOST"},
 			{header: "MATCH"}, {header: "ROUTE"}, {header: "BACKENDS"}, {header: "FILTERS"}}
-		cells = func(r *routeRow, out []string) {
+		return t, func(r *routeRow, out []string) {
 			out[0], out[1], out[2], out[3] = r.gatewayCell(), r.portCell(), orDash(r.Listener), orDash(r.Hostname)
 			out[4], out[5], out[6], out[7] = r.matchCell(), formatOrigin(r.Origin), r.actionCell(), filtersCell(r.Filters, r.Action)
 		}
-	} else {
-		t.maxWidth = tableWidth
-		t.columns = []column{{header: "GATEWAY", elide: cutEnd}, {header: "PORT/PROTO"}, {header: "HOST", elide: cutEnd},
-			{header: "MATCH", elide: cutEnd}, {header: "ROUTE", elide: cutLast}, {header: "BACKENDS", elide: cutEnd}}
-		cells = func(r *routeRow, out []string) {
-			out[0], out[1], out[2] = r.gatewayCell(), r.portCell(), orDash(r.Hostname)
-			out[3], out[4], out[5] = r.matchCell(), formatOrigin(r.Origin), r.shortActionCell()
-		}
 	}
-	row := make([]string, len(t.columns))
-	return t.stream(w, func(emit func([]string)) {
-		eachRouteRow(model, func(r *routeRow) {
-			if view.keep(*r) {
-				cells(r, row)
-				emit(row)
-			}
-		})
-	})
+	t.maxWidth = tableWidth
+	t.columns = []column{{header: "GATEWAY", elide: cutEnd}, {header: "PORT/PROTO"}, {header: "HOST", elide: cutEnd},
+		{header: "MATCH", elide: cutEnd}, {header: "ROUTE", elide: cutLast}, {header: "BACKENDS", elide: cutEnd}}
+	return t, func(r *routeRow, out []string) {
+		out[0], out[1], out[2] = r.gatewayCell(), r.portCell(), orDash(r.Hostname)
+		out[3], out[4], out[5] = r.matchCell(), formatOrigin(r.Origin), r.shortActionCell()
+	}
 }
 
 // portCell renders the PORT/PROTO column.
-func (r routeRow) portCell() string { return fmt.Sprintf("%d/%s", r.Port, r.Protocol) }
+func (r routeRow) portCell() string { return strconv.Itoa(int(r.Port)) + "/" + r.Protocol }
 
 // formatMatch renders a match as `PathPrefix /api method=GET headers=x-a=1`;
 // a match with no conditions (TCP, TLS and UDP routes) is `*`.
@@ -337,7 +294,7 @@ func formatURLRewrite(u ir.URLRewrite) string {
 // back to the object and rule it came from (file:line belongs to findings:
 // this table stays identical however the manifests are split).
 func formatOrigin(o ir.Origin) string {
-	return fmt.Sprintf("%s %s/%s#%d", o.Kind, o.Namespace, o.Name, o.Rule)
+	return o.Kind + " " + o.Namespace + "/" + o.Name + "#" + strconv.Itoa(o.Rule)
 }
 
 func orDash(s string) string {

@@ -74,17 +74,7 @@ func (t table) stream(w io.Writer, each func(row func([]string))) error {
 		if err != nil {
 			return
 		}
-		line = line[:0]
-		for i, cell := range cells {
-			cell = cutCell(cell, widths[i], t.columns[i].elide)
-			line = append(line, cell...)
-			if i < len(cells)-1 {
-				for range widths[i] - utf8.RuneCountInString(cell) + 2 {
-					line = append(line, ' ')
-				}
-			}
-		}
-		line = append(line, '\n')
+		line = t.appendLine(line[:0], cells, widths)
 		_, err = w.Write(line)
 	}
 	if !t.noHeaders {
@@ -92,6 +82,21 @@ func (t table) stream(w io.Writer, each func(row func([]string))) error {
 	}
 	each(writeLine)
 	return err
+}
+
+// appendLine appends the line of cells, laid out in columns of widths,
+// to line.
+func (t table) appendLine(line []byte, cells []string, widths []int) []byte {
+	for i, cell := range cells {
+		var n int
+		line, n = appendCell(line, cell, widths[i], t.columns[i].elide)
+		if i < len(cells)-1 {
+			for range widths[i] - n + 2 {
+				line = append(line, ' ')
+			}
+		}
+	}
+	return append(line, '\n')
 }
 
 func (t table) header() []string {
@@ -121,6 +126,19 @@ func (s *columnSizes) add(cells []string) {
 		}
 		s.count[i][n]++
 		s.natural[i] = max(s.natural[i], n)
+	}
+}
+
+// merge adds the cells that o counted.
+func (s *columnSizes) merge(o *columnSizes) {
+	for i, counts := range o.count {
+		if len(counts) > len(s.count[i]) {
+			s.count[i] = append(s.count[i], make([]int, len(counts)-len(s.count[i]))...)
+		}
+		for n, c := range counts {
+			s.count[i][n] += c
+		}
+		s.natural[i] = max(s.natural[i], o.natural[i])
 	}
 }
 
@@ -244,14 +262,37 @@ func cutCell(cell string, width int, how elision) string {
 	if how == keepWhole || utf8.RuneCountInString(cell) <= width {
 		return cell
 	}
-	runes := []rune(cell)
+	out, _ := appendCell(nil, cell, width, how)
+	return string(out)
+}
+
+// appendCell appends cell to line, cut to width runes as cutCell cuts it,
+// and returns the runes appended.
+func appendCell(line []byte, cell string, width int, how elision) ([]byte, int) {
+	n := utf8.RuneCountInString(cell)
+	if how == keepWhole || n <= width {
+		return append(line, cell...), n
+	}
 	if how == cutLast {
 		if i := strings.LastIndexByte(cell, '#'); i > 0 {
-			suffix := []rune(cell[i:])
-			if keep := width - 1 - len(suffix); keep > 0 {
-				return string(runes[:keep]) + "…" + string(suffix)
+			suffix := cell[i:]
+			if keep := width - 1 - utf8.RuneCountInString(suffix); keep > 0 {
+				line = append(line, cell[:runeOffset(cell, keep)]...)
+				return append(append(line, "…"...), suffix...), width
 			}
 		}
 	}
-	return string(runes[:width-1]) + "…"
+	line = append(line, cell[:runeOffset(cell, width-1)]...)
+	return append(line, "…"...), width
+}
+
+// runeOffset is the byte offset of rune n of s.
+func runeOffset(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
 }

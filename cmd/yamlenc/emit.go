@@ -125,6 +125,22 @@ func (e *emitter) mappingKey(key string, a analysis) {
 	e.writeIndicator(":", true, false, true)
 }
 
+// simpleKey starts a mapping entry whose key is plainKey (the key and its
+// colon) when that is not empty, and as mappingKey writes key otherwise.
+// plainKey is printable ASCII, written plain as a simple key: it never
+// folds and is never quoted.
+func (e *emitter) simpleKey(key string, a analysis, plainKey string) {
+	if plainKey == "" {
+		e.mappingKey(key, a)
+		return
+	}
+	e.writeIndent()
+	e.out = append(e.out, plainKey...)
+	e.column += len(plainKey)
+	e.whitespace = false
+	e.indention = false
+}
+
 // number writes a JSON number as yaml.v2 resolves and prints it: integers
 // that fit int64 or uint64 as they are (so "-0" becomes "0"), other
 // numbers as the shortest float64, and the rare number that overflows

@@ -72,16 +72,28 @@ type structPlan struct {
 }
 
 type fieldPlan struct {
-	index     []int // for reflect.Value.FieldByIndex
-	name      string
-	key       analysis // of name
+	index []int // for reflect.Value.FieldByIndex
+	typ   reflect.Type
+	info  *typeInfo // of typ, found when first needed
+	name  string
+	key   analysis // of name
+	// plainKey is the key and its colon, when yaml.v2 writes the key
+	// plain as a simple key: then it is written as it is.
+	plainKey  string
 	omitEmpty bool
 	omitZero  bool
 }
 
-// omitted reports whether encoding/json leaves the field out of v.
-func (f fieldPlan) omitted(v reflect.Value) bool {
-	fv := v.FieldByIndex(f.index)
+// of is the field's value in struct v.
+func (f *fieldPlan) of(v reflect.Value) reflect.Value {
+	if len(f.index) == 1 {
+		return v.Field(f.index[0])
+	}
+	return v.FieldByIndex(f.index)
+}
+
+// omitted reports whether encoding/json leaves out the field of value fv.
+func (f *fieldPlan) omitted(fv reflect.Value) bool {
 	return f.omitEmpty && isEmptyValue(fv) || f.omitZero && fv.IsZero()
 }
 
@@ -128,7 +140,10 @@ func (p *structPlan) add(t reflect.Type, index []int, seen map[string]bool) bool
 			return false
 		}
 		seen[name] = true
-		f := fieldPlan{index: at, name: name, key: analyze(name)}
+		f := fieldPlan{index: at, typ: sf.Type, name: name, key: analyze(name)}
+		if stringStyle(name, f.key, ctxSimpleKey) == stylePlain {
+			f.plainKey = name + ":"
+		}
 		for opt := range strings.SplitSeq(opts, ",") {
 			switch opt {
 			case "omitempty":

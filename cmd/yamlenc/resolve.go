@@ -64,6 +64,11 @@ func looksNumeric(s string) bool {
 	if strings.IndexByte(s, '_') >= 0 {
 		plain = strings.ReplaceAll(s, "_", "")
 	}
+	if strings.Count(plain, ".") > 1 {
+		// No integer or float below has two dots (an IP address), and
+		// strconv's errors would cost an allocation each.
+		return false
+	}
 	// Every syntax below uses only these bytes; checking first spares the
 	// error values strconv allocates for ordinary strings.
 	for i := 0; i < len(plain); i++ {

@@ -117,6 +117,33 @@ func isSimple(s string) bool {
 	return true
 }
 
+// isPlainWord is a common case of a string that yaml.v2 writes plain and
+// as it is in every context, decided in one pass: letters, digits and
+// "-./_:" (no blank, so it never folds), starting with a letter or '/'
+// (no indicator, no number, no base 60 float) that does not make it a
+// bool or null, and not ending in ':'.
+func isPlainWord(s string) bool {
+	if s == "" || s[len(s)-1] == ':' {
+		return false
+	}
+	switch c := s[0]; {
+	case c == '/':
+	case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		if strings.IndexByte("yYnNtTfFoO", c) >= 0 && isSpecialWord(s) {
+			return false
+		}
+	default:
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '/' || c == '_' || c == ':') {
+			return false
+		}
+	}
+	return true
+}
+
 // scalarStyle is how a scalar is written.
 type scalarStyle uint8
 

@@ -1,6 +1,9 @@
 package yamlenc
 
-import "strings"
+import (
+	"strings"
+	"testing"
+)
 
 // nastyScalars are strings that exercise yaml.v2's quoting, escaping,
 // folding and block-style rules.
@@ -87,4 +90,27 @@ func mixedCase(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// TestPlainWords checks the shortcut isPlainWord against the full style
+// decision: a word it accepts is plain as a value and as a simple key,
+// and needs no folding.
+func TestPlainWords(t *testing.T) {
+	words := append(nastyScalars(), "PathPrefix", "/search/v2", "team-000/rpc-008500:80", "a:", "a:b", "on", "On",
+		"onion", "Yes", "yesterday", "null", "nullable", "/", "x_y.z", "Exact", "n", "no", "O", "~", "t-32", "a b")
+	for _, s := range words {
+		if !isPlainWord(s) {
+			continue
+		}
+		a := analyze(s)
+		if stringStyle(s, a, ctxMapping) != stylePlain || stringStyle(s, a, ctxSimpleKey) != stylePlain ||
+			stringStyle(s, a, ctxSequence) != stylePlain || strings.IndexByte(s, ' ') >= 0 || !isPrintableASCII(s) {
+			t.Errorf("isPlainWord(%q) = true, but yaml.v2 does not write it plain as it is", s)
+		}
+	}
+	for _, s := range []string{"PathPrefix", "/search/v2", "team-000/rpc-008500:80", "onion"} {
+		if !isPlainWord(s) {
+			t.Errorf("isPlainWord(%q) = false, want true", s)
+		}
+	}
 }

@@ -77,7 +77,7 @@ func (enc *Encoder) Split(v any, run int) (*Split, error) {
 	e.split = sp
 	wk := enc.walker(e)
 	wk.split = sp
-	if err := wk.write(reflect.ValueOf(v), ctxRoot); err != nil {
+	if err := wk.root(v); err != nil {
 		return nil, err
 	}
 	e.writeIndent()
@@ -145,12 +145,13 @@ func (s *Split) EncodePart(i int, out *bytes.Buffer) error {
 	e.column = max(p.indent, 0)
 	wk := enc.walker(e)
 	wk.depth, wk.ptrs = p.depth, p.ptrs
+	elem := wk.info(p.seq.Type().Elem())
 	for k := p.from; k < p.to; k++ {
 		if k > p.from {
 			e.writeIndent()
 		}
 		e.writeIndicator("-", true, false, true)
-		if err := wk.value(p.seq.Index(k), ctxSequence); err != nil {
+		if err := wk.value(p.seq.Index(k), elem, ctxSequence); err != nil {
 			return err
 		}
 	}

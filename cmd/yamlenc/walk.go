@@ -46,60 +46,95 @@ type walker struct {
 // types is what the walker learns of each type it meets, kept from one
 // document to the next.
 type types struct {
-	plans   map[reflect.Type]*structPlan
-	classes map[reflect.Type]class
+	infos map[reflect.Type]*typeInfo
 }
 
 func newTypes() types {
-	return types{plans: map[reflect.Type]*structPlan{}, classes: map[reflect.Type]class{}}
+	return types{infos: map[reflect.Type]*typeInfo{}}
 }
 
-// class says how v is written: by the walker, or by encoding/json.
-func (w *walker) class(v reflect.Value) class {
-	t := v.Type()
-	c, ok := w.classes[t]
+// typeInfo is how the walker writes values of one type, found once. The
+// element of a pointer, slice, array or map type and a struct's plan are
+// found when first needed, so that a value's type is looked up in a map
+// only below an interface.
+type typeInfo struct {
+	t     reflect.Type
+	kind  reflect.Kind
+	class class
+	elem  *typeInfo
+	plan  *structPlan
+}
+
+func (ts *types) info(t reflect.Type) *typeInfo {
+	ti, ok := ts.infos[t]
 	if !ok {
-		c = classify(t)
-		w.classes[t] = c
+		ti = &typeInfo{t: t, kind: t.Kind(), class: classify(t)}
+		ts.infos[t] = ti
 	}
-	if c == classJSONPtr && !v.CanAddr() {
+	return ti
+}
+
+// elemInfo is the typeInfo of ti's element type.
+func (ts *types) elemInfo(ti *typeInfo) *typeInfo {
+	if ti.elem == nil {
+		ti.elem = ts.info(ti.t.Elem())
+	}
+	return ti.elem
+}
+
+// planOf is the plan of struct type ti.
+func planOf(ti *typeInfo) *structPlan {
+	if ti.plan == nil {
+		ti.plan = planStruct(ti.t)
+	}
+	return ti.plan
+}
+
+// fieldInfo is the typeInfo of field f's type.
+func (ts *types) fieldInfo(f *fieldPlan) *typeInfo {
+	if f.info == nil {
+		f.info = ts.info(f.typ)
+	}
+	return f.info
+}
+
+// classOf says how v, of type ti, is written: by the walker, or by
+// encoding/json.
+func classOf(v reflect.Value, ti *typeInfo) class {
+	if ti.class == classJSONPtr && !v.CanAddr() {
 		return classPlain
 	}
-	return c
+	return ti.class
 }
 
-func (w *walker) plan(t reflect.Type) *structPlan {
-	p, ok := w.plans[t]
-	if !ok {
-		p = planStruct(t)
-		w.plans[t] = p
+// root writes the document's value.
+func (w *walker) root(x any) error {
+	v := reflect.ValueOf(x)
+	if !v.IsValid() {
+		w.e.plainWord("null")
+		return nil
 	}
-	return p
+	return w.value(v, w.info(v.Type()), ctxRoot)
 }
 
-func (w *walker) value(v reflect.Value, ctx context) error {
-	if err := w.write(v, ctx); err != nil {
+func (w *walker) value(v reflect.Value, ti *typeInfo, ctx context) error {
+	if err := w.write(v, ti, ctx); err != nil {
 		return err
 	}
 	w.e.flush(flushSize)
 	return w.e.err
 }
 
-func (w *walker) write(v reflect.Value, ctx context) error {
+func (w *walker) write(v reflect.Value, ti *typeInfo, ctx context) error {
 	e := w.e
-	if !v.IsValid() {
-		e.plainWord("null")
-		return nil
-	}
-	switch w.class(v) {
+	switch classOf(v, ti) {
 	case classTime:
 		w.time(v, ctx)
 		return nil
 	case classJSON, classJSONPtr:
 		return w.viaJSON(v, ctx)
 	}
-	t := v.Type()
-	switch t.Kind() {
+	switch ti.kind {
 	case reflect.String:
 		return w.str(v.String(), ctx)
 	case reflect.Bool:
@@ -122,23 +157,27 @@ func (w *walker) write(v reflect.Value, ctx context) error {
 		}
 		w.ptrs++
 		defer func() { w.ptrs-- }()
-		return w.write(v.Elem(), ctx)
+		elem := v.Elem()
+		if ti.kind == reflect.Pointer {
+			return w.write(elem, w.elemInfo(ti), ctx)
+		}
+		return w.write(elem, w.info(elem.Type()), ctx)
 	case reflect.Struct:
-		return w.object(v, t, ctx)
+		return w.object(v, ti, ctx)
 	case reflect.Map:
 		if v.IsNil() {
 			e.plainWord("null")
 			return nil
 		}
-		return w.mapping(v, ctx)
+		return w.mapping(v, ti, ctx)
 	case reflect.Slice:
 		if v.IsNil() {
 			e.plainWord("null")
 			return nil
 		}
-		return w.array(v, ctx)
+		return w.array(v, ti, ctx)
 	case reflect.Array:
-		return w.array(v, ctx)
+		return w.array(v, ti, ctx)
 	default:
 		return w.viaJSON(v, ctx)
 	}
@@ -216,6 +255,10 @@ func (w *walker) parseJSON(v reflect.Value) (*tree, node, error) {
 
 // str writes a string value as the parser reads its JSON encoding.
 func (w *walker) str(s string, ctx context) error {
+	if isPlainWord(s) {
+		w.e.plainWord(s)
+		return nil
+	}
 	if !isPrintableASCII(s) {
 		// Printable ASCII reads back as itself; anything else is read
 		// from its JSON encoding.
@@ -245,7 +288,7 @@ func (w *walker) enter() error {
 }
 
 // array writes a slice or array as emitter.node writes an array node.
-func (w *walker) array(v reflect.Value, ctx context) error {
+func (w *walker) array(v reflect.Value, ti *typeInfo, ctx context) error {
 	if err := w.enter(); err != nil {
 		return err
 	}
@@ -265,10 +308,11 @@ func (w *walker) array(v reflect.Value, ctx context) error {
 		w.depth--
 		return nil
 	}
+	elem := w.elemInfo(ti)
 	for i := range n {
 		e.writeIndent()
 		e.writeIndicator("-", true, false, true)
-		if err := w.value(v.Index(i), ctxSequence); err != nil {
+		if err := w.value(v.Index(i), elem, ctxSequence); err != nil {
 			return err
 		}
 	}
@@ -278,8 +322,8 @@ func (w *walker) array(v reflect.Value, ctx context) error {
 }
 
 // object writes a struct as emitter.node writes an object node.
-func (w *walker) object(v reflect.Value, t reflect.Type, ctx context) error {
-	plan := w.plan(t)
+func (w *walker) object(v reflect.Value, ti *typeInfo, ctx context) error {
+	plan := planOf(ti)
 	if plan.byJSON {
 		return w.viaJSON(v, ctx)
 	}
@@ -287,22 +331,28 @@ func (w *walker) object(v reflect.Value, t reflect.Type, ctx context) error {
 		return err
 	}
 	e := w.e
-	if !slices.ContainsFunc(plan.fields, func(f fieldPlan) bool { return !f.omitted(v) }) {
-		e.writeIndicator("{", true, true, false)
-		e.writeIndicator("}", false, false, false)
-		w.depth--
-		return nil
-	}
 	saved := e.indent
-	e.increaseIndent(false, false)
-	for _, f := range plan.fields {
-		if f.omitted(v) {
+	opened := false
+	for i := range plan.fields {
+		f := &plan.fields[i]
+		fv := f.of(v)
+		if f.omitted(fv) {
 			continue
 		}
-		e.mappingKey(f.name, f.key)
-		if err := w.value(v.FieldByIndex(f.index), ctxMapping); err != nil {
+		if !opened {
+			// Nothing is written before the first field that is not
+			// left out, so that an object of none is written "{}".
+			e.increaseIndent(false, false)
+			opened = true
+		}
+		e.simpleKey(f.name, f.key, f.plainKey)
+		if err := w.value(fv, w.fieldInfo(f), ctxMapping); err != nil {
 			return err
 		}
+	}
+	if !opened {
+		e.writeIndicator("{", true, true, false)
+		e.writeIndicator("}", false, false, false)
 	}
 	e.indent = saved
 	w.depth--
@@ -313,7 +363,7 @@ func (w *walker) object(v reflect.Value, t reflect.Type, ctx context) error {
 // node. Keys outside printable ASCII or too long for a simple key are left
 // to encoding/json and the parser: two such keys can read back as one
 // (invalid UTF-8 becomes U+FFFD), and a long one is an error.
-func (w *walker) mapping(v reflect.Value, ctx context) error {
+func (w *walker) mapping(v reflect.Value, ti *typeInfo, ctx context) error {
 	if !plainKeys(v) {
 		return w.viaJSON(v, ctx)
 	}
@@ -331,10 +381,11 @@ func (w *walker) mapping(v reflect.Value, ctx context) error {
 	slices.SortFunc(keys, func(a, b reflect.Value) int { return compareKeys(a.String(), b.String()) })
 	saved := e.indent
 	e.increaseIndent(false, false)
+	elem := w.elemInfo(ti)
 	for _, k := range keys {
 		s := k.String()
 		e.mappingKey(s, analyze(s))
-		if err := w.value(v.MapIndex(k), ctxMapping); err != nil {
+		if err := w.value(v.MapIndex(k), elem, ctxMapping); err != nil {
 			return err
 		}
 	}
@@ -360,15 +411,15 @@ func (w *walker) empty(v reflect.Value) (bool, error) {
 	if !v.IsValid() {
 		return true, nil
 	}
-	t := v.Type()
-	c := w.class(v)
+	ti := w.info(v.Type())
+	c := classOf(v, ti)
 	if c == classTime {
 		if v.Kind() == reflect.Pointer {
 			return v.IsNil() || timeOf(v.Elem()).IsZero(), nil
 		}
 		return timeOf(v).IsZero(), nil
 	}
-	if c != classPlain || t.Kind() == reflect.Struct && w.plan(t).byJSON || t.Kind() == reflect.Map && !plainKeys(v) ||
+	if c != classPlain || ti.kind == reflect.Struct && planOf(ti).byJSON || ti.kind == reflect.Map && !plainKeys(v) ||
 		w.ptrs >= maxPointers {
 		tr, root, err := w.parseJSON(v)
 		if err != nil {
@@ -376,7 +427,7 @@ func (w *walker) empty(v reflect.Value) (bool, error) {
 		}
 		return tr.empty(root), nil
 	}
-	switch t.Kind() {
+	switch ti.kind {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
 			return true, nil
@@ -394,11 +445,13 @@ func (w *walker) empty(v reflect.Value) (bool, error) {
 		}
 		return true, nil
 	case reflect.Struct:
-		for _, f := range w.plan(t).fields {
-			if f.omitted(v) {
+		for i := range planOf(ti).fields {
+			f := &ti.plan.fields[i]
+			fv := f.of(v)
+			if f.omitted(fv) {
 				continue
 			}
-			if empty, err := w.empty(v.FieldByIndex(f.index)); !empty || err != nil {
+			if empty, err := w.empty(fv); !empty || err != nil {
 				return false, err
 			}
 		}

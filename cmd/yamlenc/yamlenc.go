@@ -74,7 +74,7 @@ func (enc *Encoder) Reset(w io.Writer) {
 func (enc *Encoder) Encode(v any) error {
 	e := newEmitter(nil, enc.out[:0], enc.w)
 	wk := enc.walker(e)
-	if err := wk.value(reflect.ValueOf(v), ctxRoot); err != nil {
+	if err := wk.root(v); err != nil {
 		return err
 	}
 	e.writeIndent()
@@ -95,7 +95,7 @@ func (enc *Encoder) Empty(v any) (bool, error) {
 }
 
 func (enc *Encoder) walker(e *emitter) *walker {
-	if enc.types.plans == nil {
+	if enc.types.infos == nil {
 		enc.types = newTypes()
 	}
 	return &walker{e: e, types: &enc.types}
