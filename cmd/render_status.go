@@ -161,16 +161,22 @@ func statusObjects(objs []client.Object, f format) ([]statusObject, error) {
 func statusEntries(objs []client.Object) ([]statusObject, error) {
 	s := scheme.New()
 	items := []statusObject{}
-	kinds := map[reflect.Type]schema.GroupVersionKind{}
+	type kind struct {
+		gvk        schema.GroupVersionKind
+		apiVersion string
+	}
+	kinds := map[reflect.Type]kind{}
 	for _, obj := range objs {
-		gvk, ok := kinds[reflect.TypeOf(obj)]
+		k, ok := kinds[reflect.TypeOf(obj)]
 		if !ok {
-			var err error
-			if gvk, err = objectGVK(obj, s); err != nil {
+			gvk, err := objectGVK(obj, s)
+			if err != nil {
 				return nil, err
 			}
-			kinds[reflect.TypeOf(obj)] = gvk
+			k = kind{gvk: gvk, apiVersion: gvk.GroupVersion().String()}
+			kinds[reflect.TypeOf(obj)] = k
 		}
+		gvk := k.gvk
 		if !isGatewayAPIGroup(gvk.Group) {
 			continue
 		}
@@ -179,7 +185,7 @@ func statusEntries(objs []client.Object) ([]statusObject, error) {
 			continue
 		}
 		items = append(items, statusObject{
-			APIVersion: gvk.GroupVersion().String(),
+			APIVersion: k.apiVersion,
 			Kind:       gvk.Kind,
 			Metadata:   statusMetadata{Name: obj.GetName(), Namespace: obj.GetNamespace()},
 			Status:     field.Addr().Interface(),

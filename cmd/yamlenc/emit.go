@@ -211,6 +211,20 @@ func (e *emitter) plainWord(s string) {
 	e.indention = false
 }
 
+// quotedWord writes an ASCII scalar that yaml.v2 double-quotes and that
+// holds no blank, quote or backslash: it is written as it is, in quotes.
+func (e *emitter) quotedWord(b []byte) {
+	if !e.whitespace {
+		e.put(' ')
+	}
+	e.out = append(e.out, '"')
+	e.out = append(e.out, b...)
+	e.out = append(e.out, '"')
+	e.column += len(b) + 2
+	e.whitespace = false
+	e.indention = false
+}
+
 func (e *emitter) increaseIndent(flow, indentless bool) {
 	switch {
 	case e.indent < 0 && flow:
@@ -242,11 +256,15 @@ func (e *emitter) writeIndent() {
 		e.putBreak()
 	}
 	for e.column < indent {
-		e.put(' ')
+		n := min(indent-e.column, len(blanks))
+		e.out = append(e.out, blanks[:n]...)
+		e.column += n
 	}
 	e.whitespace = true
 	e.indention = true
 }
+
+const blanks = "                                                                "
 
 // writeIndicator writes ASCII punctuation such as "-", ":" or "?".
 func (e *emitter) writeIndicator(s string, needWhitespace, isWhitespace, isIndention bool) {

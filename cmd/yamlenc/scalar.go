@@ -136,13 +136,22 @@ func isPlainWord(s string) bool {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '/' || c == '_' || c == ':') {
+		switch c := s[i]; {
+		case c < 64 && wordLow&(1<<c) != 0:
+		case 64 <= c && c < 128 && wordHigh&(1<<(c-64)) != 0:
+		default:
 			return false
 		}
 	}
 	return true
 }
+
+// wordLow and wordHigh are the bytes isPlainWord accepts after the first,
+// as masks of bytes 0 to 63 and 64 to 127.
+const (
+	wordLow  uint64 = 1<<'-' | 1<<'.' | 1<<'/' | 1<<':' | (1<<10-1)<<'0'
+	wordHigh uint64 = (1<<26-1)<<('A'-64) | (1<<26-1)<<('a'-64) | 1<<('_'-64)
+)
 
 // scalarStyle is how a scalar is written.
 type scalarStyle uint8

@@ -200,7 +200,16 @@ func (w *walker) time(v reflect.Value, ctx context) {
 		return
 	}
 	var buf [len(time.RFC3339) + 8]byte
-	s := string(tm.UTC().AppendFormat(buf[:0], time.RFC3339))
+	t := tm.UTC()
+	b := t.AppendFormat(buf[:0], time.RFC3339)
+	if y := t.Year(); 0 <= y && y <= 9999 {
+		// yaml.v2 reads "2006-01-02T15:04:05Z" as a timestamp, so it
+		// double-quotes it; it holds nothing to escape and no blank to
+		// fold at.
+		w.e.quotedWord(b)
+		return
+	}
+	s := string(b)
 	w.e.stringScalar(s, analyze(s), ctx)
 }
 

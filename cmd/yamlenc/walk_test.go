@@ -3,6 +3,7 @@ package yamlenc
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -272,4 +273,13 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestTimes checks the shortcut for metav1.Time against the JSON path at
+// the edges of the years it takes (0 to 9999) and beyond them.
+func TestTimes(t *testing.T) {
+	for _, year := range []int{-1, 0, 1, 1970, 2026, 9999, 10000} {
+		tm := metav1.NewTime(time.Date(year, 12, 31, 23, 59, 59, 999, time.FixedZone("x", -3600)))
+		sameTyped(t, fmt.Sprint(year), map[string]any{"t": tm, "p": &tm, "l": []metav1.Time{tm}})
+	}
 }
