@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -39,11 +40,38 @@ func parseFormat(s string, valid []format) (format, error) {
 // sigs.k8s.io/yaml.Marshal would but without its generic intermediate tree
 // (see yamlenc). Map keys come out sorted, which for Kubernetes objects
 // happens to be kubectl's order (apiVersion, kind, metadata, spec, status).
+// Long lists are cut into pieces encoded on every core (yamlPieces).
 func writeYAML(w io.Writer, v any) error {
-	if err := yamlenc.Encode(w, v); err != nil {
-		return fmt.Errorf("encoding yaml: %w", err)
+	p, err := yamlPieces(v, yamlRun)
+	if err != nil {
+		return err
 	}
-	return nil
+	return writePieces(w, p)
+}
+
+// yamlRun is how many items of a long list make one piece of a YAML
+// document: small enough that both cores stay busy to the end, large
+// enough that a piece costs far more than handing it to a core.
+const yamlRun = 64
+
+// yamlPieces is v's YAML document cut into pieces (yamlenc.Split): lists of
+// more than run items are cut into runs of run items. The bytes are those
+// of encoding v at once.
+func yamlPieces(v any, run int) (pieces, error) {
+	s, err := yamlenc.NewEncoder(nil).Split(v, run)
+	if err != nil {
+		return pieces{}, fmt.Errorf("encoding yaml: %w", err)
+	}
+	return pieces{
+		n: s.Len(),
+		render: func(i int, out *bytes.Buffer) error {
+			if err := s.EncodePart(i, out); err != nil {
+				return fmt.Errorf("encoding yaml: %w", err)
+			}
+			return nil
+		},
+		write: s.WritePart,
+	}, nil
 }
 
 // writeJSON writes v as JSON indented by two spaces, with a final newline.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -51,5 +52,42 @@ func TestWriteOrdered(t *testing.T) {
 	}
 	if err := writeOrdered(&got, 0, render); err != nil {
 		t.Errorf("no pieces: %v", err)
+	}
+}
+
+// TestConcatPieces checks that concatenated pieces render and write in
+// order, each list's write hook seeing its own pieces in order, empty
+// lists included.
+func TestConcatPieces(t *testing.T) {
+	var seen []int
+	numbered := pieces{
+		n: 30,
+		render: func(i int, out *bytes.Buffer) error {
+			time.Sleep(time.Duration((3*i)%4) * time.Millisecond)
+			fmt.Fprintf(out, "%d", i)
+			return nil
+		},
+		write: func(w io.Writer, i int, b []byte) error {
+			seen = append(seen, i)
+			_, err := fmt.Fprintf(w, "[%s]", b)
+			return err
+		},
+	}
+	var got bytes.Buffer
+	p := concatPieces(textPiece("a:"), pieces{}, numbered, textPiece(":b"), pieces{})
+	if err := writePieces(&got, p); err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	want.WriteString("a:")
+	for i := range 30 {
+		fmt.Fprintf(&want, "[%d]", i)
+		if seen[i] != i {
+			t.Errorf("write hook saw piece %d at %d", seen[i], i)
+		}
+	}
+	want.WriteString(":b")
+	if got.String() != want.String() {
+		t.Errorf("wrote %q, want %q", got.String(), want.String())
 	}
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"errors"
 	"io"
-	"runtime"
 
 	"github.com/spf13/cobra"
 )
@@ -61,7 +60,11 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 	if err != nil {
 		return err
 	}
-	collectBeforeRender(out)
+	// No collection is forced before rendering: render allocates little
+	// beside its output (about a tenth of the live heap at 10k routes),
+	// so it fits under the heap goal the read stage left, and a forced
+	// cycle cost a tenth of a second at 10k and seconds at 100k
+	// (docs/performance.md, issue 18 session 7).
 	if err := p.render(streams.Out, f, out); err != nil {
 		return err
 	}
@@ -73,23 +76,4 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 		return exitFor(out)
 	}
 	return finish(streams.Err, out, flags.Verbose)
-}
-
-// bigRun is the number of objects from which a run collects garbage
-// before rendering (collectBeforeRender). Below it the pipeline's garbage
-// is small and a forced collection costs more than it saves, above all to
-// callers that run the CLI many times in one process (tests).
-const bigRun = 5000
-
-// collectBeforeRender runs the collector once when the run was big. The
-// store, its indexes and the reconciles' reads are garbage from here on,
-// but the collector's next goal is still twice the live heap of its last
-// cycle, taken while they were alive: collecting now lets rendering (which
-// allocates several times the output) start from the live heap it needs.
-// At 10k routes this lowers the peak RSS by about a fifth, for one
-// collection of about 90 MB (docs/performance.md).
-func collectBeforeRender(out outcome) {
-	if out.Result != nil && len(out.Result.Objects) >= bigRun {
-		runtime.GC()
-	}
 }

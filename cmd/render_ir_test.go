@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gwsim/gwsim/cmd/yamlenc"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
@@ -53,14 +54,14 @@ func TestRenderIR(t *testing.T) {
 }
 
 // TestRenderIRInPiecesIsOneDocument checks that writing the IR in pieces
-// (lists longer than irRun cut into runs) gives the bytes of encoding it
+// (lists longer than yamlRun cut into runs) gives the bytes of encoding it
 // whole (the golden cases and TestOutputDigest check the same on real
 // output).
 func TestRenderIRInPiecesIsOneDocument(t *testing.T) {
 	model := ir.IR{}
 	for i, name := range []string{"a/one", "b/two", "c/three"} {
 		var hosts []ir.VirtualHost
-		for h := range 2*irRun + i {
+		for h := range 2*yamlRun + i {
 			hosts = append(hosts, ir.VirtualHost{Hostname: fmt.Sprintf("h%d.example.com", h), Listener: "http",
 				Routes: []ir.Route{{Match: ir.Match{PathType: "PathPrefix", Path: "/"}}}})
 		}
@@ -70,14 +71,15 @@ func TestRenderIRInPiecesIsOneDocument(t *testing.T) {
 				VirtualHosts: hosts}},
 		})
 	}
-	var whole, chunked bytes.Buffer
-	if err := writeYAML(&whole, model); err != nil {
+	whole, err := yamlenc.Marshal(model)
+	if err != nil {
 		t.Fatal(err)
 	}
+	var chunked bytes.Buffer
 	if err := renderIR(&chunked, formatYAML, model); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(whole.String(), chunked.String()); diff != "" {
+	if diff := cmp.Diff(string(whole), chunked.String()); diff != "" {
 		t.Errorf("IR written in pieces differs from the whole document (-whole +in pieces):\n%s", diff)
 	}
 }

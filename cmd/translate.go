@@ -54,7 +54,7 @@ func renderTranslate(w io.Writer, f format, out outcome) error {
 	if err != nil {
 		return err
 	}
-	irs, err := irPieces(model)
+	irs, err := yamlPieces(model, yamlRun)
 	if err != nil {
 		return err
 	}
