@@ -193,7 +193,9 @@ func compareKeys(a, b string) int {
 // isEmptyValue is encoding/json's test for omitempty.
 func isEmptyValue(v reflect.Value) bool {
 	switch v.Kind() {
-	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+	case reflect.String:
+		return v.String() == ""
+	case reflect.Array, reflect.Map, reflect.Slice:
 		return v.Len() == 0
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,

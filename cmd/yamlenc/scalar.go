@@ -129,17 +129,19 @@ func isPlainWord(s string) bool {
 	switch c := s[0]; {
 	case c == '/':
 	case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
-		if strings.IndexByte("yYnNtTfFoO", c) >= 0 && isSpecialWord(s) {
+		if l := c | 0x20; (l == 'y' || l == 'n' || l == 't' || l == 'f' || l == 'o') && isSpecialWord(s) {
 			return false
 		}
 	default:
 		return false
 	}
 	for i := 1; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < 64 && wordLow&(1<<c) != 0:
-		case 64 <= c && c < 128 && wordHigh&(1<<(c-64)) != 0:
-		default:
+		c := s[i]
+		mask := wordLow
+		if c >= 64 {
+			mask = wordHigh
+		}
+		if c >= 128 || mask&(1<<(c&63)) == 0 {
 			return false
 		}
 	}

@@ -283,3 +283,20 @@ func TestTimes(t *testing.T) {
 		sameTyped(t, fmt.Sprint(year), map[string]any{"t": tm, "p": &tm, "l": []metav1.Time{tm}})
 	}
 }
+
+// TestSharedPointers: values that share sub-structs by pointer (as the IR
+// may, to save memory) are written in full at every place they appear, as
+// encoding/json writes them, whole or cut into parts.
+func TestSharedPointers(t *testing.T) {
+	type node struct {
+		Inner *Inner   `json:"inner,omitempty"`
+		Also  *Inner   `json:"also"`
+		List  []*Inner `json:"list"`
+	}
+	shared := &Inner{A: "shared", B: 3}
+	var nodes []node
+	for range 5 {
+		nodes = append(nodes, node{Inner: shared, Also: shared, List: []*Inner{shared, shared, nil}})
+	}
+	sameTyped(t, "shared", nodes)
+}
