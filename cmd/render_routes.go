@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -60,11 +61,14 @@ func listenerSets(l ir.Listener) map[string]string {
 
 // gatewayCell renders the GATEWAY column: the Gateway, and the ListenerSet
 // whose listener serves the row, if any.
-func (r routeRow) gatewayCell() string {
+func (r routeRow) gatewayCell() string { return string(r.appendGatewayCell(nil)) }
+
+func (r routeRow) appendGatewayCell(b []byte) []byte {
+	b = append(b, r.Gateway...)
 	if r.ListenerSet == "" {
-		return r.Gateway
+		return b
 	}
-	return r.Gateway + " via ListenerSet " + r.ListenerSet
+	return append(append(b, " via ListenerSet "...), r.ListenerSet...)
 }
 
 // routesDoc wraps the route rows so that yaml and json outputs are objects
@@ -102,62 +106,97 @@ func renderRoutesTable(w io.Writer, model ir.IR, wide bool, view routesView) err
 }
 
 // routesTable is the layout of the routes table and what fills a row.
-func routesTable(wide bool, view routesView) (table, func(r *routeRow, out []string)) {
+func routesTable(wide bool, view routesView) (table, func(r *routeRow, c *cellWriter)) {
 	t := table{noHeaders: view.NoHeaders}
 	if wide {
 		t.columns = []column{{header: "GATEWAY"}, {header: "PORT/PROTO"}, {header: "LISTENER"}, {header: "HOST"},
 			{header: "MATCH"}, {header: "ROUTE"}, {header: "BACKENDS"}, {header: "FILTERS"}}
-		return t, func(r *routeRow, out []string) {
-			out[0], out[1], out[2], out[3] = r.gatewayCell(), r.portCell(), orDash(r.Listener), orDash(r.Hostname)
-			out[4], out[5], out[6], out[7] = r.matchCell(), formatOrigin(r.Origin), r.actionCell(), filtersCell(r.Filters, r.Action)
+		return t, func(r *routeRow, c *cellWriter) {
+			c.appended(r.appendGatewayCell(c.text))
+			c.appended(r.appendPortCell(c.text))
+			c.cell(orDash(r.Listener))
+			c.cell(orDash(r.Hostname))
+			c.appended(r.appendMatchCell(c.text))
+			c.appended(appendOrigin(c.text, r.Origin))
+			c.cell(r.actionCell())
+			c.cell(filtersCell(r.Filters, r.Action))
 		}
 	}
 	t.maxWidth = tableWidth
 	t.columns = []column{{header: "GATEWAY", elide: cutEnd}, {header: "PORT/PROTO"}, {header: "HOST", elide: cutEnd},
 		{header: "MATCH", elide: cutEnd}, {header: "ROUTE", elide: cutLast}, {header: "BACKENDS", elide: cutEnd}}
-	return t, func(r *routeRow, out []string) {
-		out[0], out[1], out[2] = r.gatewayCell(), r.portCell(), orDash(r.Hostname)
-		out[3], out[4], out[5] = r.matchCell(), formatOrigin(r.Origin), r.shortActionCell()
+	return t, func(r *routeRow, c *cellWriter) {
+		c.appended(r.appendGatewayCell(c.text))
+		c.appended(r.appendPortCell(c.text))
+		c.cell(orDash(r.Hostname))
+		c.appended(r.appendMatchCell(c.text))
+		c.appended(appendOrigin(c.text, r.Origin))
+		c.appended(r.appendShortActionCell(c.text))
 	}
 }
 
 // portCell renders the PORT/PROTO column.
-func (r routeRow) portCell() string { return strconv.Itoa(int(r.Port)) + "/" + r.Protocol }
+func (r routeRow) portCell() string { return string(r.appendPortCell(nil)) }
+
+func (r routeRow) appendPortCell(b []byte) []byte {
+	return append(append(strconv.AppendInt(b, int64(r.Port), 10), '/'), r.Protocol...)
+}
 
 // formatMatch renders a match as `PathPrefix /api method=GET headers=x-a=1`;
 // a match with no conditions (TCP, TLS and UDP routes) is `*`.
-func formatMatch(m ir.Match) string {
-	var parts []string
+func formatMatch(m ir.Match) string { return string(appendMatch(nil, m)) }
+
+// appendMatch appends formatMatch(m) to b.
+func appendMatch(b []byte, m ir.Match) []byte {
+	parts := 0 // parts are joined by a space, even an empty one
+	sep := func() {
+		if parts > 0 {
+			b = append(b, ' ')
+		}
+		parts++
+	}
 	if m.PathType != "" || m.Path != "" {
-		parts = append(parts, strings.TrimSpace(m.PathType+" "+m.Path))
+		sep()
+		start := len(b)
+		b = append(append(append(b, m.PathType...), ' '), m.Path...)
+		n := copy(b[start:], bytes.TrimSpace(b[start:]))
+		b = b[:start+n]
 	}
 	if m.Method != "" {
-		parts = append(parts, "method="+m.Method)
+		sep()
+		b = append(append(b, "method="...), m.Method...)
 	}
 	if len(m.Headers) > 0 {
-		parts = append(parts, "headers="+formatValueMatches(m.Headers))
+		sep()
+		b = appendValueMatches(append(b, "headers="...), m.Headers)
 	}
 	if len(m.QueryParams) > 0 {
-		parts = append(parts, "query="+formatValueMatches(m.QueryParams))
+		sep()
+		b = appendValueMatches(append(b, "query="...), m.QueryParams)
 	}
-	if len(parts) == 0 {
-		return "*"
+	if parts == 0 {
+		b = append(b, '*')
 	}
-	return strings.Join(parts, " ")
+	return b
 }
 
 // formatValueMatches renders exact matches as name=value and regular
 // expressions as name~value.
-func formatValueMatches(vms []ir.ValueMatch) string {
-	out := make([]string, 0, len(vms))
-	for _, vm := range vms {
-		op := "="
-		if vm.Type == "RegularExpression" {
-			op = "~"
+func formatValueMatches(vms []ir.ValueMatch) string { return string(appendValueMatches(nil, vms)) }
+
+// appendValueMatches appends formatValueMatches(vms) to b.
+func appendValueMatches(b []byte, vms []ir.ValueMatch) []byte {
+	for i, vm := range vms {
+		if i > 0 {
+			b = append(b, ',')
 		}
-		out = append(out, vm.Name+op+vm.Value)
+		op := byte('=')
+		if vm.Type == "RegularExpression" {
+			op = '~'
+		}
+		b = append(append(append(b, vm.Name...), op), vm.Value...)
 	}
-	return strings.Join(out, ",")
+	return b
 }
 
 // formatAction renders what a route does: a redirect, a direct response, or
@@ -293,8 +332,12 @@ func formatURLRewrite(u ir.URLRewrite) string {
 // formatOrigin renders `HTTPRoute ns/name#rule`, so that every row leads
 // back to the object and rule it came from (file:line belongs to findings:
 // this table stays identical however the manifests are split).
-func formatOrigin(o ir.Origin) string {
-	return o.Kind + " " + o.Namespace + "/" + o.Name + "#" + strconv.Itoa(o.Rule)
+func formatOrigin(o ir.Origin) string { return string(appendOrigin(nil, o)) }
+
+// appendOrigin appends formatOrigin(o) to b.
+func appendOrigin(b []byte, o ir.Origin) []byte {
+	b = append(append(append(append(append(b, o.Kind...), ' '), o.Namespace...), '/'), o.Name...)
+	return strconv.AppendInt(append(b, '#'), int64(o.Rule), 10)
 }
 
 func orDash(s string) string {

@@ -43,11 +43,13 @@ func l4RouteRows(gateway string, l ir.Listener, sets map[string]string) []routeR
 }
 
 // matchCell renders the MATCH column of any row.
-func (r routeRow) matchCell() string {
+func (r routeRow) matchCell() string { return string(r.appendMatchCell(nil)) }
+
+func (r routeRow) appendMatchCell(b []byte) []byte {
 	if r.L4 != nil {
-		return r.L4.Match
+		return append(b, r.L4.Match...)
 	}
-	return formatMatch(r.Match)
+	return appendMatch(b, r.Match)
 }
 
 // actionCell renders the BACKENDS column of any row.

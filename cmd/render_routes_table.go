@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/gwsim/gwsim/internal/crash"
 	"github.com/gwsim/gwsim/translate/ir"
@@ -91,21 +92,45 @@ type tableChunk struct {
 	sizes *columnSizes
 }
 
-// makeTableChunk makes the cells of the rows that eachRow calls its
-// argument with; rows is about how many there are.
-func makeTableChunk(columns, rows int, eachRow func(row func(cells []string))) tableChunk {
-	c := tableChunk{sizes: newColumnSizes(columns), ends: make([]int32, 0, rows*columns)}
+// cellWriter collects the cells of a row one after the other.
+type cellWriter struct {
+	text []byte
+	ends []int32 // ends[k] is where cell k ends in text
+}
+
+// cell appends a cell.
+func (c *cellWriter) cell(s string) { c.appended(append(c.text, s...)) }
+
+// appended ends a cell that was appended to c.text, giving text.
+func (c *cellWriter) appended(text []byte) {
+	c.text = text
+	c.ends = append(c.ends, int32(len(text)))
+}
+
+// cellBytes is about how long a routes table cell is, for sizing.
+const cellBytes = 32
+
+// makeTableChunk makes the cells of the rows that each yields, which
+// cells writes to a cellWriter; rows is about how many there are. The
+// cells are kept in one string, written row by row.
+func makeTableChunk[R any](columns, rows int, each func(yield func(r R)), cells func(r R, c *cellWriter)) tableChunk {
+	sizes := newColumnSizes(columns)
 	var text strings.Builder
-	text.Grow(rows * columns * 24)
-	eachRow(func(cells []string) {
-		for _, cell := range cells {
-			text.WriteString(cell)
-			c.ends = append(c.ends, int32(text.Len()))
+	text.Grow(rows * columns * cellBytes)
+	ends := make([]int32, 0, rows*columns)
+	row := &cellWriter{}
+	each(func(r R) {
+		row.text, row.ends = row.text[:0], row.ends[:0]
+		cells(r, row)
+		start := int32(0)
+		for i, end := range row.ends {
+			sizes.addCell(i, utf8.RuneCount(row.text[start:end]))
+			start = end
+			ends = append(ends, int32(text.Len())+end)
 		}
-		c.sizes.add(cells)
+		text.Write(row.text)
 	})
-	c.text = text.String()
-	return c
+	return tableChunk{text: text.String(), ends: ends, sizes: sizes}
 }
 
 // tablePieces is table t whose rows are those of chunks, each made by
@@ -175,15 +200,14 @@ func routesTablePieces(model ir.IR, wide bool, view routesView) (pieces, error) 
 	t, cells := routesTable(wide, view)
 	chunks := routeChunks(model)
 	row := func(i int) tableChunk {
-		out := make([]string, len(t.columns))
-		return makeTableChunk(len(t.columns), chunkRows(model, chunks[i]), func(emit func([]string)) {
+		kept := func(yield func(r *routeRow)) {
 			eachChunkRow(model, chunks[i], func(r *routeRow) {
 				if view.keep(*r) {
-					cells(r, out)
-					emit(out)
+					yield(r)
 				}
 			})
-		})
+		}
+		return makeTableChunk(len(t.columns), chunkRows(model, chunks[i]), kept, cells)
 	}
 	p, rows := tablePieces(t, len(chunks), row)
 	if rows == 0 {

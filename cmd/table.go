@@ -120,13 +120,17 @@ func newColumnSizes(columns int) *columnSizes {
 
 func (s *columnSizes) add(cells []string) {
 	for i, cell := range cells {
-		n := utf8.RuneCountInString(cell)
-		if n >= len(s.count[i]) {
-			s.count[i] = append(s.count[i], make([]int, n+1-len(s.count[i]))...)
-		}
-		s.count[i][n]++
-		s.natural[i] = max(s.natural[i], n)
+		s.addCell(i, utf8.RuneCountInString(cell))
 	}
+}
+
+// addCell counts a cell n runes long in column i.
+func (s *columnSizes) addCell(i, n int) {
+	if n >= len(s.count[i]) {
+		s.count[i] = append(s.count[i], make([]int, n+1-len(s.count[i]))...)
+	}
+	s.count[i][n]++
+	s.natural[i] = max(s.natural[i], n)
 }
 
 // merge adds the cells that o counted.
