@@ -65,12 +65,6 @@ func (p pieces) writeTo(w io.Writer, i int, b []byte) error {
 	return err
 }
 
-// writeOrdered writes the n pieces that render produces to w in order, as
-// writePieces does.
-func writeOrdered(w io.Writer, n int, render func(i int, out *bytes.Buffer) error) error {
-	return writePieces(w, pieces{n: n, render: render})
-}
-
 // piecesAhead is how many pieces per core may be rendered and waiting to
 // be written: enough that a core rarely waits for a slow piece before it,
 // few enough that a long document holds a small part of itself in memory.

@@ -10,17 +10,17 @@ import (
 	"time"
 )
 
-// TestWriteOrdered checks that pieces come out in order however long each
+// TestWritePieces checks that pieces come out in order however long each
 // takes to render, and that the first failing piece, in order, ends the
 // output with its error.
-func TestWriteOrdered(t *testing.T) {
+func TestWritePieces(t *testing.T) {
 	render := func(i int, out *bytes.Buffer) error {
 		time.Sleep(time.Duration((7*i)%5) * time.Millisecond)
 		fmt.Fprintf(out, "%d,", i)
 		return nil
 	}
 	var got bytes.Buffer
-	if err := writeOrdered(&got, 20, render); err != nil {
+	if err := writePieces(&got, pieces{n: 20, render: render}); err != nil {
 		t.Fatal(err)
 	}
 	var want strings.Builder
@@ -28,7 +28,7 @@ func TestWriteOrdered(t *testing.T) {
 		fmt.Fprintf(&want, "%d,", i)
 	}
 	if got.String() != want.String() {
-		t.Errorf("writeOrdered wrote %q, want %q", got.String(), want.String())
+		t.Errorf("writePieces wrote %q, want %q", got.String(), want.String())
 	}
 
 	errFive := errors.New("piece 5")
@@ -44,13 +44,13 @@ func TestWriteOrdered(t *testing.T) {
 		return nil
 	}
 	got.Reset()
-	if err := writeOrdered(&got, 20, failing); !errors.Is(err, errFive) {
+	if err := writePieces(&got, pieces{n: 20, render: failing}); !errors.Is(err, errFive) {
 		t.Errorf("error = %v, want the first failing piece's", err)
 	}
 	if got.String() != "0,1,2,3,4," {
 		t.Errorf("output before the error = %q, want the pieces before it", got.String())
 	}
-	if err := writeOrdered(&got, 0, render); err != nil {
+	if err := writePieces(&got, pieces{n: 0, render: render}); err != nil {
 		t.Errorf("no pieces: %v", err)
 	}
 }
