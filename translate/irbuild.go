@@ -2,6 +2,7 @@ package translate
 
 import (
 	"cmp"
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -164,7 +165,13 @@ type vhostSpan struct {
 func vhostRoutes(spans []vhostSpan, sorted []*routeEntry) [][]ir.Route {
 	entries := func(s vhostSpan) []*routeEntry { return sorted[s.start : s.start+s.n] }
 	sameAs := make([]int, len(spans)) // the span whose routes span j shares, or j
-	byFirst := map[*routeEntry][]int{}
+	// Candidates are found by a hash of the whole list, so that many
+	// virtual hosts that differ only late in their lists (one route with
+	// thousands of hostnames first in each) are not compared pairwise;
+	// equality is still checked, and the first equal span in span order
+	// wins, so the hash's values never show in the result.
+	byHash := map[uint64][]int{}
+	seed := maphash.MakeSeed()
 	distinct := 0
 	for j, s := range spans {
 		list := entries(s)
@@ -173,14 +180,18 @@ func vhostRoutes(spans []vhostSpan, sorted []*routeEntry) [][]ir.Route {
 		if len(list) == 0 { // a route whose rules were all dropped
 			continue
 		}
-		for _, k := range byFirst[list[0]] {
+		var h uint64
+		for _, e := range list {
+			h = h*31 + maphash.Comparable(seed, e)
+		}
+		for _, k := range byHash[h] {
 			if slices.Equal(entries(spans[k]), list) {
 				sameAs[j] = k
 				break
 			}
 		}
 		if sameAs[j] == j {
-			byFirst[list[0]] = append(byFirst[list[0]], j)
+			byHash[h] = append(byHash[h], j)
 			distinct += len(list)
 		}
 	}

@@ -42,9 +42,13 @@ func Start(ceiling uint64) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	t := &tuner{ceiling: ceiling, sample: []metrics.Sample{{Name: liveMetric}}}
+	t := newTuner(ceiling)
 	t.adjust()
 	t.arm()
+}
+
+func newTuner(ceiling uint64) *tuner {
+	return &tuner{ceiling: ceiling, sample: []metrics.Sample{{Name: liveMetric}}}
 }
 
 type tuner struct {

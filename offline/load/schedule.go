@@ -9,7 +9,9 @@ import (
 )
 
 // maxPostponed bounds the documents one worker sets aside while a kind
-// compiles; past it, the worker waits like any other.
+// compiles; past it, the worker waits like any other. A postponed
+// document keeps its file's bytes alive until it is decoded, so this also
+// bounds what the reader's one-file-at-a-time promise gives up.
 const maxPostponed = 4096
 
 // waitsForCompile reports whether decoding doc now would wait for
