@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -402,5 +405,64 @@ func TestSharedObjects(t *testing.T) {
 	}
 	if d := cmp.Diff(want, in); d != "" {
 		t.Errorf("writes changed shared input (-before +after):\n%s", d)
+	}
+}
+
+// TestBuildLargeKeepsInputOrder builds an input large enough for Build to
+// add each kind on its own goroutine, with the kinds interleaved, and
+// checks what must still follow the input order: resourceVersions number
+// the stored objects in input order (one given in the input is kept), and
+// the duplicate errors come in input order.
+func TestBuildLargeKeepsInputOrder(t *testing.T) {
+	var objs []client.Object
+	want := map[string]string{} // kind/ns/name -> resourceVersion
+	rv := 0
+	for i := range parallelBuildMin + 500 {
+		name := fmt.Sprintf("o-%04d", i)
+		var obj client.Object
+		switch i % 3 {
+		case 0:
+			obj = route("team", name, nil, []string{"infra/gw"}, "a.example.com")
+		case 1:
+			obj = service("team", name)
+		default:
+			obj = configMap("team", name, map[string]string{"k": name})
+		}
+		if i == 7 {
+			obj.SetResourceVersion("given")
+			want[fmt.Sprintf("%T/%s", obj, name)] = "given"
+		} else {
+			rv++
+			want[fmt.Sprintf("%T/%s", obj, name)] = fmt.Sprint(rv)
+		}
+		objs = append(objs, obj)
+	}
+	s := build(t, objs...)
+	got := map[string]string{}
+	for _, list := range []client.ObjectList{&gwv1.HTTPRouteList{}, &corev1.ServiceList{}, &corev1.ConfigMapList{}} {
+		if err := s.List(context.Background(), list); err != nil {
+			t.Fatal(err)
+		}
+		if err := meta.EachListItem(list, func(o runtime.Object) error {
+			obj := o.(client.Object)
+			got[fmt.Sprintf("%T/%s", obj, obj.GetName())] = obj.GetResourceVersion()
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("resourceVersions (-want +got):\n%s", d)
+	}
+
+	dups := append(slices.Clone(objs), service("team", "o-0001"), route("team", "o-0000", nil, nil))
+	_, err := NewBuilder(newTestScheme()).WithObjects(dups...).Build()
+	if err == nil {
+		t.Fatal("Build of duplicates succeeded")
+	}
+	msg := err.Error()
+	first, second := strings.Index(msg, `"o-0001" already exists`), strings.Index(msg, `"o-0000" already exists`)
+	if first < 0 || second < first {
+		t.Errorf("Build error = %q, want the duplicate Service's error before the duplicate HTTPRoute's", msg)
 	}
 }

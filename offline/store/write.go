@@ -43,36 +43,35 @@ func (s *Store) nextResourceVersion() string {
 	return strconv.FormatUint(s.lastRV, 10)
 }
 
-// add stores a deep copy of an initial object.
-func (s *Store) add(obj client.Object, shared bool) error {
-	k, err := s.kindOf(obj)
-	if err != nil {
-		return err
-	}
-	if obj.GetName() == "" {
-		return fmt.Errorf("offline store: %s in namespace %q has no name", k.gvk.Kind, obj.GetNamespace())
-	}
+// addInitial copies an initial object (deeply, or only its top level when
+// shared) into k's building table and returns the copy, or the error that
+// keeps it out. The copy's resourceVersion, when it has none, is set by
+// Store.addInitial, which numbers the objects in input order.
+func (k *kind) addInitial(o initialObject) (client.Object, error) {
+	obj := o.obj
 	if _, exists := k.get(obj.GetNamespace(), obj.GetName()); exists {
-		return apierrors.NewAlreadyExists(k.resource, obj.GetName())
+		return nil, apierrors.NewAlreadyExists(k.resource, obj.GetName())
 	}
 	var cp client.Object
-	if shared {
+	if o.shared {
 		cp = k.shallowCopy(obj)
 	} else {
 		cp = obj.DeepCopyObject().(client.Object)
 	}
-	if cp.GetResourceVersion() == "" {
-		cp.SetResourceVersion(s.nextResourceVersion())
-	}
 	if cp.GetGeneration() == 0 {
 		cp.SetGeneration(1)
 	}
-	if created := cp.GetCreationTimestamp().Time.Truncate(time.Second); created.After(s.lastCreated) {
-		s.lastCreated = created.UTC()
-	}
 	clearServerOnly(cp)
 	k.objects.add(cp)
-	return nil
+	return cp, nil
+}
+
+// noteCreated keeps the latest creationTimestamp of the initial objects,
+// after which the store dates the objects it creates.
+func (s *Store) noteCreated(obj client.Object) {
+	if created := obj.GetCreationTimestamp().Time.Truncate(time.Second); created.After(s.lastCreated) {
+		s.lastCreated = created.UTC()
+	}
 }
 
 // Create stores a copy of obj and writes the stored object back into obj.
