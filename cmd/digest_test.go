@@ -3,6 +3,7 @@ package cmd
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,6 +19,9 @@ import (
 // prints the digests it computed.
 var outputDigests = []struct {
 	routes int
+	// command, when set, comes before "-f DIR": a subcommand and its
+	// flags.
+	command []string
 	// args follow "-f DIR". The 10k set is read with --validate=false:
 	// admission does not change what a valid set prints (the digest with
 	// validation is the same), and with it the test took 14 s.
@@ -27,6 +31,9 @@ var outputDigests = []struct {
 }{
 	{routes: 1000, digest: "39c9c36b236c9fab5f5dd897907946aedc423fda20b530839f28ce3779a267b7", short: true},
 	{routes: 10000, args: []string{"--validate=false"}, digest: "0749216bcbee220ba713e8b091075d54b6b4087d76ef175142cdcde5b321f11d"},
+	// The same document in JSON, recorded when it was still written by
+	// json.MarshalIndent whole (before cmd/jsonenc).
+	{routes: 1000, command: []string{"translate", "-o", "json"}, digest: "39031f175c3705542125556990976518443d69c935aba185e01411e470822195", short: true},
 }
 
 // TestOutputDigest runs the whole CLI's default output over the standard
@@ -35,7 +42,7 @@ var outputDigests = []struct {
 // loop or the renderers left the output byte-identical.
 func TestOutputDigest(t *testing.T) {
 	for _, c := range outputDigests {
-		t.Run(synth.SizeName(c.routes), func(t *testing.T) {
+		t.Run(strings.Join(append([]string{synth.SizeName(c.routes)}, c.command...), " "), func(t *testing.T) {
 			if testing.Short() && !c.short {
 				t.Skip("-short: only the small set")
 			}
@@ -45,12 +52,12 @@ func TestOutputDigest(t *testing.T) {
 			}
 			h := sha256.New()
 			var stderr strings.Builder
-			args := append([]string{"-f", dir}, c.args...)
+			args := append(append(slices.Clone(c.command), "-f", dir), c.args...)
 			if code := ExecuteWith(args, Streams{Out: h, Err: &stderr}, Env{}); code != exitOK {
 				t.Fatalf("gwsim %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
 			}
 			got := hex.EncodeToString(h.Sum(nil))
-			t.Logf("gwsim -f <%s set> %s: sha256 %s", synth.SizeName(c.routes), strings.Join(c.args, " "), got)
+			t.Logf("gwsim %s -f <%s set> %s: sha256 %s", strings.Join(c.command, " "), synth.SizeName(c.routes), strings.Join(c.args, " "), got)
 			if got != c.digest {
 				t.Errorf("output digest %s, want %s: the output changed", got, c.digest)
 			}

@@ -2,11 +2,11 @@ package cmd
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/gwsim/gwsim/cmd/jsonenc"
 	"github.com/gwsim/gwsim/cmd/yamlenc"
 )
 
@@ -74,15 +74,29 @@ func yamlPieces(v any, run int) (pieces, error) {
 	}, nil
 }
 
-// writeJSON writes v as JSON indented by two spaces, with a final newline.
+// writeJSON writes v as JSON indented by two spaces, with a final newline:
+// the bytes of json.MarshalIndent(v, "", "  "), but cut into pieces that
+// encode on every core and stream out (jsonenc), so that a long document
+// is never held whole in memory.
 func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	s, err := jsonenc.New(v, jsonRun)
 	if err != nil {
 		return fmt.Errorf("encoding json: %w", err)
 	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return writePieces(w, concatPieces(pieces{
+		n: s.Len(),
+		render: func(i int, out *bytes.Buffer) error {
+			if err := s.EncodePart(i, out); err != nil {
+				return fmt.Errorf("encoding json: %w", err)
+			}
+			return nil
+		},
+	}, textPiece("\n")))
 }
+
+// jsonRun is how many items of a long list make one piece of a JSON
+// document (see yamlRun).
+const jsonRun = 64
 
 // writeData writes v as YAML or JSON; text is never data.
 func writeData(w io.Writer, f format, v any) error {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/gwsim/gwsim/internal/jsonrule"
 )
 
 // This file holds encoding/json's rules as the walker (walk.go) needs
@@ -94,7 +96,7 @@ func (f *fieldPlan) of(v reflect.Value) reflect.Value {
 
 // omitted reports whether encoding/json leaves out the field of value fv.
 func (f *fieldPlan) omitted(fv reflect.Value) bool {
-	return f.omitEmpty && isEmptyValue(fv) || f.omitZero && fv.IsZero()
+	return f.omitEmpty && jsonrule.IsEmpty(fv) || f.omitZero && fv.IsZero()
 }
 
 // planStruct returns t's fields as encoding/json writes them, sorted the
@@ -188,21 +190,6 @@ func compareKeys(a, b string) int {
 		return -1
 	}
 	return 1
-}
-
-// isEmptyValue is encoding/json's test for omitempty.
-func isEmptyValue(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.String:
-		return v.String() == ""
-	case reflect.Array, reflect.Map, reflect.Slice:
-		return v.Len() == 0
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
-		return v.IsZero()
-	}
-	return false
 }
 
 // jsonWidth is the length of printable ASCII s as encoding/json quotes it,

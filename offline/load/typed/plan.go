@@ -22,10 +22,11 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"unicode"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/gwsim/gwsim/internal/jsonrule"
 )
 
 // Decoder holds the decoding plans of the types it has met. It is safe
@@ -212,7 +213,7 @@ func (d *Decoder) structFields(p *plan, t reflect.Type, index []int, building ma
 			p.fields[name] = field{index: at, ordinal: len(p.fields)}
 			continue
 		}
-		if name == "" || !validTag(name) {
+		if !jsonrule.ValidTagName(name) {
 			name = sf.Name
 		}
 		f := field{index: at, ordinal: len(p.fields)}
@@ -232,16 +233,4 @@ func hasOption(opts, want string) bool {
 		}
 	}
 	return false
-}
-
-// validTag is encoding/json's rule for a usable tag name.
-func validTag(s string) bool {
-	for _, c := range s {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			return false
-		}
-	}
-	return true
 }
