@@ -306,13 +306,17 @@ func (c *compiled) validate(obj map[string]any, fast bool) field.ErrorList {
 }
 
 // validateMeta checks metadata as the API server does for every custom
-// resource: DNS-subdomain names, label and annotation syntax.
+// resource: DNS-subdomain names, label and annotation syntax. The fast
+// way skips the library's checks when metaValid proves they pass.
 func (c *compiled) validateMeta(obj map[string]any, fast bool) field.ErrorList {
 	read := schemaobjectmeta.GetObjectMeta
 	if fast {
 		read = func(obj map[string]any, _ bool) (*metav1.ObjectMeta, bool, error) { return objectMeta(obj) }
 	}
 	meta, found, err := read(obj, false)
+	if fast && err == nil && found && metaValid(meta, c.namespaced) {
+		return nil
+	}
 	if err != nil {
 		return field.ErrorList{field.Invalid(field.NewPath("metadata"), nil, err.Error())}
 	}
