@@ -62,6 +62,8 @@ type origin struct {
 	doc    document
 	prefix string
 	ws     *workspace
+	// converted says that the value is yamljson's output (see readHeader).
+	converted bool
 }
 
 // admit runs one Gateway API object through the API server's create path
@@ -81,7 +83,7 @@ func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.Objec
 			return nil, true
 		}
 	}
-	restore := setNamespace(obj, ref.Namespace)
+	ns := setNamespace(obj, ref.Namespace)
 	if !a.validate {
 		d := a.defaults()
 		if !d.Serves(gvk) && gvk.Group == gwv1.GroupName {
@@ -91,7 +93,7 @@ func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.Objec
 			gvk.Version = gwv1.GroupVersion.Version
 		}
 		d.Default(gvk, obj)
-		restore()
+		ns.restore()
 		return obj, true
 	}
 	res, err := a.channel.Admit(gvk, obj)
@@ -123,7 +125,7 @@ func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.Objec
 	// one's reasons say more (a value of the wrong type has its keys
 	// pruned too).
 	out.findings = append(out.findings, a.prunedFindings(gvk, res.Pruned, ref, src, at)...)
-	restore()
+	ns.restore()
 	return obj, true
 }
 
@@ -186,21 +188,33 @@ func (at origin) fieldSource(src diag.Source, path string) diag.Source {
 // metadata, as kubectl sends it: the API server validates the object with
 // it. A cluster-scoped object (ns == "") has it removed until restore puts
 // it back, so that the decoder can still warn about it.
-func setNamespace(obj map[string]any, ns string) (restore func()) {
+func setNamespace(obj map[string]any, ns string) removedNamespace {
 	meta, ok := obj["metadata"].(map[string]any)
 	if !ok {
-		return func() {}
+		return removedNamespace{}
 	}
 	if ns != "" {
 		meta["namespace"] = ns
-		return func() {}
+		return removedNamespace{}
 	}
 	old, had := meta["namespace"]
 	delete(meta, "namespace")
-	return func() {
-		if had {
-			meta["namespace"] = old
-		}
+	return removedNamespace{meta: meta, old: old, had: had}
+}
+
+// removedNamespace is the namespace setNamespace took out of a
+// cluster-scoped object's metadata (a value, not a closure: one fewer
+// allocation per object).
+type removedNamespace struct {
+	meta map[string]any
+	old  any
+	had  bool
+}
+
+// restore puts the namespace back.
+func (r removedNamespace) restore() {
+	if r.had {
+		r.meta["namespace"] = r.old
 	}
 }
 

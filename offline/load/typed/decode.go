@@ -111,15 +111,18 @@ func setBytes(v reflect.Value, s string) bool {
 
 // setIntOrString is IntOrString.UnmarshalJSON of a string or an integer:
 // the integer must fit in an int32.
+// v is addressable (a field, an item or a map's element) and written
+// through a pointer, which spares boxing the value.
 func setIntOrString(v reflect.Value, s string, n int64, isString bool) bool {
+	is := (*intstr.IntOrString)(v.Addr().UnsafePointer())
 	if isString {
-		v.Set(reflect.ValueOf(intstr.IntOrString{Type: intstr.String, StrVal: s}))
+		*is = intstr.IntOrString{Type: intstr.String, StrVal: s}
 		return true
 	}
 	if n != int64(int32(n)) {
 		return false
 	}
-	v.Set(reflect.ValueOf(intstr.IntOrString{Type: intstr.Int, IntVal: int32(n)}))
+	*is = intstr.IntOrString{Type: intstr.Int, IntVal: int32(n)}
 	return true
 }
 

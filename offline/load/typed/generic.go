@@ -137,10 +137,13 @@ func (r *reader) anyObject() (map[string]any, bool) {
 			return nil, false
 		}
 		r.pos++
-		if _, dup := m[key]; dup {
+		v, ok := r.anyValue()
+		if !ok {
 			return nil, false
 		}
-		if m[key], ok = r.anyValue(); !ok {
+		// One map operation per key: a key given twice does not grow m.
+		n := len(m)
+		if m[key] = v; len(m) == n {
 			return nil, false
 		}
 		switch r.next() {

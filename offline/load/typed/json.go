@@ -354,19 +354,19 @@ func (r *reader) array(d *Decoder, p *plan, v reflect.Value) bool {
 	if !r.open() {
 		return false
 	}
-	s := reflect.New(p.typ).Elem()
-	s.Set(reflect.MakeSlice(p.typ, 0, 0))
+	// The items are decoded in place: v is addressable (a field, an item
+	// or a map's element), and on false its state does not matter.
+	v.Set(reflect.MakeSlice(p.typ, 0, 0))
 	if r.next() == ']' {
 		r.close()
-		v.Set(s)
 		return true
 	}
 	for i := 0; ; i++ {
-		if i == s.Cap() {
-			s.Grow(1) // amortised, and no more room than encoding/json leaves
+		if i == v.Cap() {
+			v.Grow(1) // amortised, and no more room than encoding/json leaves
 		}
-		s.SetLen(i + 1)
-		if !r.value(d, p.elem, s.Index(i)) {
+		v.SetLen(i + 1)
+		if !r.value(d, p.elem, v.Index(i)) {
 			return false
 		}
 		switch r.next() {
@@ -374,7 +374,6 @@ func (r *reader) array(d *Decoder, p *plan, v reflect.Value) bool {
 			r.pos++
 		case ']':
 			r.close()
-			v.Set(s)
 			return true
 		default:
 			return false
