@@ -68,15 +68,15 @@ type loaded struct {
 func (d *decoder) document(doc document, ws *workspace) decoded {
 	var out decoded
 	src := diag.Source{File: doc.file, Line: doc.line}
-	js, repeated, ok := d.toJSON(doc, &ws.conv, src, &out)
+	js, repeated, converted, ok := d.toJSON(doc, &ws.conv, src, &out)
 	if !ok {
 		return out
 	}
-	d.value(js, src, &out, origin{doc: doc, ws: ws}, 0)
+	d.value(js, src, &out, origin{doc: doc, ws: ws, converted: converted}, 0)
 	if repeated != nil {
 		// The warning names the document's object, so that it sorts and
 		// reads like every other finding about that object.
-		if h, err := readHeader(js); err == nil && !h.hasItems {
+		if h, err := readHeader(js, false); err == nil && !h.hasItems {
 			repeated.Object = d.ref(schema.FromAPIVersionAndKind(h.APIVersion, h.Kind).GroupKind(), h)
 		}
 		out.findings = append(out.findings, *repeated)
@@ -91,23 +91,24 @@ func (d *decoder) document(doc document, ws *workspace) decoded {
 // to see a repeated key, which plain conversion silently resolves to the
 // last value; that warning is returned for document to attach to the
 // object. Before the slow path expands aliases, their expansion is
-// measured against Limits.ExpandedBytes.
-func (d *decoder) toJSON(doc document, conv *yamljson.Converter, src diag.Source, out *decoded) (js []byte, repeated *diag.Finding, ok bool) {
+// measured against Limits.ExpandedBytes. converted says the fast
+// converter wrote js (see readHeader).
+func (d *decoder) toJSON(doc document, conv *yamljson.Converter, src diag.Source, out *decoded) (js []byte, repeated *diag.Finding, converted, ok bool) {
 	if doc.json {
-		return doc.data, nil, true
+		return doc.data, nil, false, true
 	}
 	if js, ok := conv.Convert(doc.data); ok {
-		return js, nil, true
+		return js, nil, true, true
 	}
 	if n := expandedSize(doc.data, d.limits.ExpandedBytes); n >= d.limits.ExpandedBytes {
 		out.errors = append(out.errors, limitError(src, diag.ObjectRef{}, "", fmt.Sprintf(
 			"aliases expand this %d-byte document to more than %d bytes; gwsim refuses it rather than run out of memory",
 			len(doc.data), d.limits.ExpandedBytes)))
-		return nil, nil, false
+		return nil, nil, false, false
 	}
 	js, strictErr := yaml.YAMLToJSONStrict(doc.data)
 	if strictErr == nil {
-		return js, nil, true
+		return js, nil, false, true
 	}
 	js, err := yaml.YAMLToJSON(doc.data)
 	if err != nil {
@@ -116,13 +117,13 @@ func (d *decoder) toJSON(doc document, conv *yamljson.Converter, src diag.Source
 			src.Line = line
 		}
 		out.errors = append(out.errors, parseError(src, diag.ObjectRef{}, msg))
-		return nil, nil, false
+		return nil, nil, false, false
 	}
 	_, msg := yamlMessage(strictErr.Error(), doc.base)
 	return js, &diag.Finding{
 		Severity: diag.Warning, Source: src, Reason: diag.ReasonParseError,
 		Message: msg + " (the last value is used)",
-	}, true
+	}, false, true
 }
 
 // maxListDepth bounds Lists inside Lists, which kubectl accepts but nobody
@@ -132,7 +133,7 @@ const maxListDepth = 4
 // value decodes one JSON value: an object, or a List whose items are each
 // decoded in turn (with the List's source).
 func (d *decoder) value(js []byte, src diag.Source, out *decoded, at origin, depth int) {
-	h, err := readHeader(js)
+	h, err := readHeader(js, at.converted)
 	if err != nil {
 		out.errors = append(out.errors, parseError(src, diag.ObjectRef{}, err.Error()))
 		return
@@ -167,7 +168,9 @@ func (d *decoder) list(gvk schema.GroupVersionKind, items [][]byte, src diag.Sou
 		itemGVK = gvk.GroupVersion().WithKind(strings.TrimSuffix(gvk.Kind, "List"))
 	}
 	for i, item := range items {
-		itemAt := origin{doc: at.doc, prefix: fmt.Sprintf("%sitems[%d].", at.prefix, i), ws: at.ws}
+		// An item of a converted document is still yamljson's output,
+		// and so is withTypeMeta's re-encoding of it.
+		itemAt := origin{doc: at.doc, prefix: fmt.Sprintf("%sitems[%d].", at.prefix, i), ws: at.ws, converted: at.converted}
 		d.value(withTypeMeta(item, itemGVK), src, out, itemAt, depth+1)
 	}
 }

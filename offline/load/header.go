@@ -31,8 +31,15 @@ type header struct {
 // readHeader reads a document's header. The scan (scanHeader) answers for
 // almost every document without decoding the spec; anything it is unsure
 // of goes to readHeaderJSON, whose results and errors are the reference.
-func readHeader(js []byte) (header, error) {
-	if h, ok := scanHeader(js); ok {
+//
+// converted says that js is what yamljson.Convert returned (or a List item
+// in it): JSON as encoding/json writes it (well-formed, the keys of every
+// object distinct and sorted), nested at most a few hundred deep, so that
+// readHeaderJSON cannot fail on what follows the header's keys (its one
+// error there, nesting deeper than maxJSONDepth, cannot happen): the scan
+// stops after them instead of checking the spec.
+func readHeader(js []byte, converted bool) (header, error) {
+	if h, ok := scanHeader(js, converted); ok {
 		return h, nil
 	}
 	return readHeaderJSON(js)

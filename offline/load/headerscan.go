@@ -18,12 +18,22 @@ import (
 // is not an object, an items key (a List), a document that is not an
 // object, deep nesting, and JSON that is not well-formed. The caller then
 // uses readHeaderJSON, which gives today's header or error.
-func scanHeader(js []byte) (header, bool) {
+//
+// sorted says that js is yamljson's output (see readHeader): the scan
+// then stops at the first top-level key that sorts after "metadata".
+func scanHeader(js []byte, sorted bool) (header, bool) {
 	var h header
 	s := jsonScan{b: js}
 	var seen fieldSet
 	ok := s.object(func(key []byte) bool {
 		f, known := topField(key)
+		if !known && sorted && string(key) > "metadata" {
+			// No key after this one can be apiVersion, items, kind or
+			// metadata, nor an escape spelling one: they all sort
+			// before it, and this key, without escapes, is itself.
+			s.stop = true
+			return true
+		}
 		if !known {
 			return s.skip(1)
 		}
@@ -42,6 +52,9 @@ func scanHeader(js []byte) (header, bool) {
 	})
 	if !ok {
 		return header{}, false
+	}
+	if s.stop {
+		return h, true
 	}
 	s.space()
 	return h, s.i == len(s.b)
@@ -139,6 +152,8 @@ const maxScanDepth = 200
 type jsonScan struct {
 	b []byte
 	i int
+	// stop ends the scan of an object once a member's callback sets it.
+	stop bool
 }
 
 func (s *jsonScan) space() {
@@ -183,6 +198,9 @@ func (s *jsonScan) object(member func(key []byte) bool) bool {
 		s.i++
 		if !member(key) {
 			return false
+		}
+		if s.stop {
+			return true
 		}
 		switch s.peek() {
 		case ',':

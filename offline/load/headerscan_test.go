@@ -1,6 +1,7 @@
 package load
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,15 +15,16 @@ import (
 )
 
 // sameHeader checks that readHeader, with its scan, gives exactly what
-// readHeaderJSON gives, and reports whether the scan answered.
-func sameHeader(t *testing.T, name string, js []byte) (scanned bool) {
+// readHeaderJSON gives, and reports whether the scan answered. converted
+// says js is yamljson's output, or JSON as encoding/json writes it.
+func sameHeader(t *testing.T, name string, js []byte, converted bool) (scanned bool) {
 	t.Helper()
 	want, wantErr := readHeaderJSON(js)
-	got, gotErr := readHeader(js)
+	got, gotErr := readHeader(js, converted)
 	if errText(gotErr) != errText(wantErr) || !reflect.DeepEqual(got, want) {
-		t.Errorf("%s: readHeader(%q)\n = %+v, %v\nwant %+v, %v", name, js, got, gotErr, want, wantErr)
+		t.Errorf("%s: readHeader(%q, %v)\n = %+v, %v\nwant %+v, %v", name, js, converted, got, gotErr, want, wantErr)
 	}
-	_, scanned = scanHeader(js)
+	_, scanned = scanHeader(js, converted)
 	return scanned
 }
 
@@ -98,7 +100,30 @@ func TestScanHeaderTricky(t *testing.T) {
 		{"bom", "\xef\xbb\xbf{}", false},
 		{"deep", `{"spec":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `}`, false},
 	} {
-		if got := sameHeader(t, tc.name, []byte(tc.js)); got != tc.scanned {
+		if got := sameHeader(t, tc.name, []byte(tc.js), false); got != tc.scanned {
+			t.Errorf("%s: scanned = %v, want %v", tc.name, got, tc.scanned)
+		}
+	}
+}
+
+// TestScanHeaderSorted checks the scan that stops after the header's keys
+// on JSON as encoding/json writes it, the only JSON it is given.
+func TestScanHeaderSorted(t *testing.T) {
+	for _, tc := range []struct {
+		name, js string
+		scanned  bool
+	}{
+		{"plain", `{"apiVersion":"v1","kind":"Service","metadata":{"name":"a","namespace":"b"},"spec":{"x":[1,2]},"status":{}}`, true},
+		{"no metadata", `{"apiVersion":"v1","kind":"K","spec":{}}`, true},
+		{"only later keys", `{"spec":{},"zz":1}`, true},
+		{"keys between", `{"apiVersion":"v","data":{"a":"b"},"kind":"K","labels":1,"metadata":{"name":"n"},"status":null}`, true},
+		{"case variants before", `{"Kind":"A","Metadata":{"name":"x"},"kind":"K"}`, true},
+		{"escaped key after metadata", `{"kind":"K","metadata":{"name":"n"},"spec\u003c":1}`, false},
+		{"escape in a later value", `{"kind":"K","metadata":{"name":"n"},"spec":"\u003c"}`, true},
+		{"items", `{"apiVersion":"v1","items":[{"kind":"K"}],"kind":"List"}`, false},
+		{"metadata not object", `{"kind":"K","metadata":"x","spec":{}}`, false},
+	} {
+		if got := sameHeader(t, tc.name, []byte(tc.js), true); got != tc.scanned {
 			t.Errorf("%s: scanned = %v, want %v", tc.name, got, tc.scanned)
 		}
 	}
@@ -125,11 +150,14 @@ func TestScanHeaderCorpus(t *testing.T) {
 			parts, _ := split(path, data)
 			for _, doc := range parts {
 				var out decoded
-				js, _, ok := newDecoder("", Limits{}, nil).toJSON(doc, &yamljson.Converter{}, diag.Source{File: path, Line: doc.line}, &out)
+				js, _, converted, ok := newDecoder("", Limits{}, nil).toJSON(doc, &yamljson.Converter{}, diag.Source{File: path, Line: doc.line}, &out)
 				if !ok {
 					continue
 				}
-				d, s := compareTree(t, path, js, 0)
+				if converted {
+					compareTree(t, path, js, 0, true)
+				}
+				d, s := compareTree(t, path, js, 0, false)
 				docs, scanned = docs+d, scanned+s
 			}
 			return nil
@@ -158,10 +186,10 @@ func corpusFile(root, path string) bool {
 }
 
 // compareTree compares a document's header and those of its List items.
-func compareTree(t *testing.T, name string, js []byte, depth int) (docs, scanned int) {
+func compareTree(t *testing.T, name string, js []byte, depth int, converted bool) (docs, scanned int) {
 	t.Helper()
 	docs = 1
-	if sameHeader(t, name, js) {
+	if sameHeader(t, name, js, converted) {
 		scanned = 1
 	}
 	h, err := readHeaderJSON(js)
@@ -169,7 +197,7 @@ func compareTree(t *testing.T, name string, js []byte, depth int) (docs, scanned
 		return docs, scanned
 	}
 	for _, item := range h.items {
-		d, s := compareTree(t, name, item, depth+1)
+		d, s := compareTree(t, name, item, depth+1, converted)
 		docs, scanned = docs+d, scanned+s
 	}
 	return docs, scanned
@@ -185,7 +213,18 @@ func FuzzReadHeader(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, js []byte) {
-		sameHeader(t, "fuzz", js)
+		sameHeader(t, "fuzz", js, false)
+		// The same value as encoding/json writes it, and the input read
+		// as YAML by yamljson: the scan that stops early.
+		var v any
+		if json.Unmarshal(js, &v) == nil {
+			if canon, err := json.Marshal(v); err == nil {
+				sameHeader(t, "fuzz, encoded", canon, true)
+			}
+		}
+		if converted, ok := yamljson.Convert(js); ok {
+			sameHeader(t, "fuzz, converted", converted, true)
+		}
 	})
 }
 
@@ -197,14 +236,18 @@ func BenchmarkReadHeader(b *testing.B) {
 	}
 	docs, _ := split(p, data)
 	var out decoded
-	js, _, ok := newDecoder("", Limits{}, nil).toJSON(docs[0], &yamljson.Converter{}, diag.Source{}, &out)
+	js, _, _, ok := newDecoder("", Limits{}, nil).toJSON(docs[0], &yamljson.Converter{}, diag.Source{}, &out)
 	if !ok {
 		b.Fatal(out.errors)
 	}
 	for _, bc := range []struct {
 		name string
 		read func([]byte) (header, error)
-	}{{"scan", readHeader}, {"json", readHeaderJSON}} {
+	}{
+		{"scan", func(js []byte) (header, error) { return readHeader(js, false) }},
+		{"sorted", func(js []byte) (header, error) { return readHeader(js, true) }},
+		{"json", readHeaderJSON},
+	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(js)))
 			for b.Loop() {
