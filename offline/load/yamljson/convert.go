@@ -21,6 +21,7 @@ package yamljson
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unicode/utf8"
 )
 
@@ -46,16 +47,23 @@ func Convert(doc []byte) (js []byte, ok bool) {
 
 // Converter is Convert for many documents in turn: it keeps its scratch
 // space (the stacks of keys and entries, where objects are rearranged)
-// from one document to the next, so that a loader's worker does not
-// allocate it for every document. The zero Converter is ready; it is not
-// safe for concurrent use.
+// and the buffer it writes JSON into from one document to the next, so
+// that a loader's worker does not allocate them for every document (the
+// JSON was most of the bytes the loader allocated). The zero Converter is
+// ready; it is not safe for concurrent use.
 type Converter struct {
 	ents      []entry
 	keys, tmp []byte
+	out       []byte
 }
 
+// maxKeptOut bounds the JSON buffer a Converter keeps: a rare huge
+// document's buffer is left to the collector.
+const maxKeptOut = 1 << 20
+
 // Convert is the package's Convert, with c's scratch space. The JSON
-// returned is the caller's: c does not keep it.
+// returned is valid until c converts the next document, which writes
+// over it: a caller that keeps any of it must copy it.
 func (c *Converter) Convert(doc []byte) (js []byte, ok bool) {
 	if !clean(doc) {
 		return nil, false
@@ -64,9 +72,13 @@ func (c *Converter) Convert(doc []byte) (js []byte, ok bool) {
 		c.ents = make([]entry, 0, 64)
 		c.keys = make([]byte, 0, keysCap)
 	}
+	out := c.out[:0]
+	if need := len(doc) + len(doc)/8 + 16; cap(out) < need {
+		out = make([]byte, 0, need)
+	}
 	p := parser{
 		src:  doc,
-		out:  make([]byte, 0, len(doc)+len(doc)/8+16),
+		out:  out,
 		ents: c.ents[:0],
 		keys: c.keys[:0],
 		tmp:  c.tmp[:0],
@@ -74,6 +86,9 @@ func (c *Converter) Convert(doc []byte) (js []byte, ok bool) {
 	ok = p.document()
 	// The stacks may have grown; what they hold is dead.
 	c.ents, c.keys, c.tmp = p.ents[:0], p.keys[:0], p.tmp[:0]
+	if cap(p.out) <= maxKeptOut {
+		c.out = p.out[:0]
+	}
 	if !ok {
 		return nil, false
 	}
@@ -87,13 +102,20 @@ func (c *Converter) Convert(doc []byte) (js []byte, ok bool) {
 func clean(doc []byte) bool {
 	lineStart := true
 	for i := 0; i < len(doc); {
-		b := doc[i]
 		if lineStart {
-			if b == '%' || bytes.HasPrefix(doc[i:], []byte("---")) || bytes.HasPrefix(doc[i:], []byte("...")) {
+			if doc[i] == '%' || bytes.HasPrefix(doc[i:], []byte("---")) || bytes.HasPrefix(doc[i:], []byte("...")) {
 				return false
 			}
 			lineStart = false
 		}
+		// Most of a manifest is printable ASCII: eight bytes at a time.
+		for i+8 <= len(doc) && printableASCII8(binary.LittleEndian.Uint64(doc[i:])) {
+			i += 8
+		}
+		if i == len(doc) {
+			break
+		}
+		b := doc[i]
 		switch {
 		case b >= 0x20 && b < 0x7f:
 			i++
@@ -118,6 +140,20 @@ func clean(doc []byte) bool {
 		i += n
 	}
 	return true
+}
+
+// printableASCII8 reports whether each of the eight bytes in w is printable
+// ASCII (0x20 to 0x7e), by the bit tricks of "any byte less than n" and
+// "any byte equal to n": after the first test every byte is below 0x80,
+// where both are exact.
+func printableASCII8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if w&highs != 0 {
+		return false
+	}
+	below := (w - 0x20*ones) &^ w & highs
+	del := w ^ 0x7f*ones
+	return below == 0 && (del-ones)&^del&highs == 0
 }
 
 // printable is libyaml's set of allowed non-ASCII characters, minus the
