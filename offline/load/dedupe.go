@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -18,9 +19,7 @@ import (
 // first source: the choice depends on what the objects say, never on which
 // file or position they came from, unless they are identical.
 func dedupe(all []loaded) ([]loaded, []diag.Finding) {
-	// A stable sort by reference groups each reference's objects in
-	// input order, without a map of groups (some 10 MB at 10k routes).
-	slices.SortStableFunc(all, func(a, b loaded) int { return a.ref.Compare(b.ref) })
+	all = sortByRef(all)
 	kept := all[:0]
 	var findings []diag.Finding
 	for start := 0; start < len(all); {
@@ -39,6 +38,51 @@ func dedupe(all []loaded) ([]loaded, []diag.Finding) {
 	}
 	return kept, findings
 }
+
+// sortByRef sorts by reference, each reference's objects in input order,
+// which groups them without a map of groups (some 10 MB at 10k routes).
+// It is the loader's serial tail, so it sorts the objects' positions by
+// reference and then position (a total order) in two halves at once and
+// merges them.
+func sortByRef(all []loaded) []loaded {
+	compare := func(a, b int32) int {
+		return cmp.Or(all[a].ref.Compare(all[b].ref), cmp.Compare(a, b))
+	}
+	order := make([]int32, len(all))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	half := len(order) / 2
+	if len(order) < parallelSortMin {
+		half = 0
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { slices.SortFunc(order[:half], compare) })
+	slices.SortFunc(order[half:], compare)
+	wg.Wait()
+	sorted := make([]loaded, 0, len(all))
+	i, j := 0, half
+	for i < half && j < len(order) {
+		if compare(order[i], order[j]) < 0 {
+			sorted = append(sorted, all[order[i]])
+			i++
+		} else {
+			sorted = append(sorted, all[order[j]])
+			j++
+		}
+	}
+	for _, k := range order[i:half] {
+		sorted = append(sorted, all[k])
+	}
+	for _, k := range order[j:] {
+		sorted = append(sorted, all[k])
+	}
+	return sorted
+}
+
+// parallelSortMin is the number of objects from which sortByRef sorts on
+// two goroutines.
+const parallelSortMin = 4096
 
 func chooseDuplicate(ref diag.ObjectRef, group []loaded) (loaded, []diag.Finding) {
 	type candidate struct {

@@ -112,3 +112,22 @@ func reversed(s []string) []string {
 	}
 	return out
 }
+
+// TestSortByRef checks the two-halves sort against a stable sort by
+// reference, on more objects than it sorts in one piece, with duplicates
+// spread over both halves.
+func TestSortByRef(t *testing.T) {
+	var all []loaded
+	for i := range parallelSortMin + 501 {
+		ref := diag.ObjectRef{Kind: []string{"Service", "HTTPRoute", "Gateway"}[i%3], Namespace: fmt.Sprintf("ns-%d", i%7), Name: fmt.Sprintf("n-%d", (i*7919)%1000)}
+		all = append(all, loaded{ref: ref, src: diag.Source{File: "f", Line: i}})
+	}
+	for _, n := range []int{0, 1, 2, 100, len(all)} {
+		want := slices.Clone(all[:n])
+		slices.SortStableFunc(want, func(a, b loaded) int { return a.ref.Compare(b.ref) })
+		got := sortByRef(slices.Clone(all[:n]))
+		if !slices.EqualFunc(got, want, func(a, b loaded) bool { return a.ref == b.ref && a.src == b.src }) {
+			t.Errorf("%d objects: sortByRef differs from a stable sort by reference", n)
+		}
+	}
+}
