@@ -2,6 +2,7 @@ package validate
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	metavalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -49,6 +50,84 @@ func metaValid(meta *metav1.ObjectMeta, namespaced bool) bool {
 			return false
 		}
 		size += len(k) + len(v)
+	}
+	return size <= metavalidation.TotalAnnotationSizeLimitB
+}
+
+// plainMetaValid is metaValid of the metadata plainObjectMeta reads from
+// v, read in place: false when plainObjectMeta would not read it or
+// metaValid would not prove it valid. It spares building the labels and
+// annotations maps of every object.
+func plainMetaValid(v any, namespaced bool) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	hasNamespace := false
+	for k, v := range m {
+		switch k {
+		case "name":
+			if s, ok := v.(string); !ok || !isDNSSubdomain(s) {
+				return false
+			}
+		case "namespace":
+			s, ok := v.(string)
+			if !ok || !utf8.ValidString(s) {
+				return false
+			}
+			hasNamespace = s != ""
+			if hasNamespace && !isDNSLabel(s) {
+				return false
+			}
+		case "generateName":
+			if s, ok := v.(string); !ok || s != "" {
+				return false
+			}
+		case "labels":
+			if !plainLabelsValid(v) {
+				return false
+			}
+		case "annotations":
+			if !plainAnnotationsValid(v) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	_, hasName := m["name"]
+	return hasName && namespaced == hasNamespace
+}
+
+// plainLabelsValid: labels whose keys and values are valid (and so ASCII).
+func plainLabelsValid(v any) bool {
+	labels, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k, v := range labels {
+		s, ok := v.(string)
+		if !ok || !isLabelKey(k) || !isLabelValue(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainAnnotationsValid: annotations of valid UTF-8, with valid keys,
+// within the size limit.
+func plainAnnotationsValid(v any) bool {
+	annotations, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	size := 0
+	for k, v := range annotations {
+		s, ok := v.(string)
+		if !ok || !utf8.ValidString(k) || !utf8.ValidString(s) || !isLabelKey(strings.ToLower(k)) {
+			return false
+		}
+		size += len(k) + len(s)
 	}
 	return size <= metavalidation.TotalAnnotationSizeLimitB
 }

@@ -50,6 +50,7 @@ func TestMetaValidMatchesLibrary(t *testing.T) {
 	objs = append(objs, mutants(objs, map[string]bool{}, stride)...)
 	read := 0
 	for _, o := range objs {
+		checkPlainMetaValid(t, o.where, o.obj["metadata"])
 		meta, found, err := objectMeta(o.obj)
 		if err != nil || !found {
 			continue
@@ -60,6 +61,17 @@ func TestMetaValidMatchesLibrary(t *testing.T) {
 	t.Logf("%d of %d objects' metadata checked", read, len(objs))
 
 	for _, s := range metaEdgeStrings() {
+		for _, raw := range []map[string]any{
+			{"name": s, "namespace": "ns"},
+			{"name": "n", "namespace": s},
+			{"name": "n", "generateName": s},
+			{"name": "n", "labels": map[string]any{s: "v"}},
+			{"name": "n", "labels": map[string]any{"k": s}},
+			{"name": "n", "annotations": map[string]any{s: "v"}},
+			{"name": "n", "annotations": map[string]any{"k": s}},
+		} {
+			checkPlainMetaValid(t, "raw "+s, raw)
+		}
 		checkMetaValid(t, "name "+s, &metav1.ObjectMeta{Name: s, Namespace: "ns"})
 		checkMetaValid(t, "namespace "+s, &metav1.ObjectMeta{Name: "n", Namespace: s})
 		checkMetaValid(t, "generateName "+s, &metav1.ObjectMeta{Name: "n", GenerateName: s, Namespace: "ns"})
@@ -113,5 +125,26 @@ func FuzzMetaValid(f *testing.F) {
 			Labels:      map[string]string{labelKey: labelValue},
 			Annotations: map[string]string{annotationKey: annotationValue},
 		})
+		checkPlainMetaValid(t, "fuzz", map[string]any{
+			"name": name, "namespace": namespace,
+			"labels":      map[string]any{labelKey: labelValue},
+			"annotations": map[string]any{annotationKey: annotationValue},
+		})
 	})
+}
+
+// checkPlainMetaValid fails t when plainMetaValid, which reads raw
+// metadata in place, answers otherwise than metaValid of what
+// plainObjectMeta reads from it (false when it reads nothing).
+func checkPlainMetaValid(t *testing.T, where string, raw any) {
+	t.Helper()
+	for _, namespaced := range []bool{true, false} {
+		want := false
+		if meta, ok := plainObjectMeta(raw); ok {
+			want = metaValid(meta, namespaced)
+		}
+		if got := plainMetaValid(raw, namespaced); got != want {
+			t.Errorf("%s (namespaced %v): plainMetaValid(%v) = %v, want %v", where, namespaced, raw, got, want)
+		}
+	}
 }

@@ -307,8 +307,12 @@ func (c *compiled) validate(obj map[string]any, fast bool) field.ErrorList {
 
 // validateMeta checks metadata as the API server does for every custom
 // resource: DNS-subdomain names, label and annotation syntax. The fast
-// way skips the library's checks when metaValid proves they pass.
+// way skips the library's checks when metaValid proves they pass, on the
+// metadata as it is when it holds what manifests hold (plainMetaValid).
 func (c *compiled) validateMeta(obj map[string]any, fast bool) field.ErrorList {
+	if fast && plainMetaValid(obj["metadata"], c.namespaced) {
+		return nil
+	}
 	read := schemaobjectmeta.GetObjectMeta
 	if fast {
 		read = func(obj map[string]any, _ bool) (*metav1.ObjectMeta, bool, error) { return objectMeta(obj) }
