@@ -42,9 +42,9 @@ func scanHeader(js []byte, sorted bool) (header, bool) {
 		}
 		switch f {
 		case fieldAPIVersion:
-			return s.plainString(&h.APIVersion)
+			return s.plainString(&h.APIVersion, typeNames)
 		case fieldKind:
-			return s.plainString(&h.Kind)
+			return s.plainString(&h.Kind, typeNames)
 		case fieldMetadata:
 			return s.metadata(&h)
 		}
@@ -73,9 +73,9 @@ func (s *jsonScan) metadata(h *header) bool {
 		}
 		switch f {
 		case fieldName:
-			return s.plainString(&h.Name)
+			return s.plainString(&h.Name, nil)
 		case fieldNamespace:
-			return s.plainString(&h.Namespace)
+			return s.plainString(&h.Namespace, nil)
 		}
 		return false
 	})
@@ -215,8 +215,9 @@ func (s *jsonScan) object(member func(key []byte) bool) bool {
 }
 
 // plainString reads a string value without escapes and of valid UTF-8,
-// which encoding/json would return byte for byte.
-func (s *jsonScan) plainString(dst *string) bool {
+// which encoding/json would return byte for byte: known's copy of it when
+// known has it, else a copy of its own.
+func (s *jsonScan) plainString(dst *string, known map[string]string) bool {
 	if s.peek() != '"' {
 		return false
 	}
@@ -224,9 +225,32 @@ func (s *jsonScan) plainString(dst *string) bool {
 	if !ok || bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
 		return false
 	}
+	if k, ok := known[string(raw)]; ok {
+		*dst = k
+		return true
+	}
 	*dst = string(raw)
 	return true
 }
+
+// typeNames are the apiVersion and kind values of the objects gwsim
+// reads, each kept once, so that an object's header, and the references
+// made from it that live through the run, do not hold copies of their
+// own (two allocations per object fewer). It is never written after
+// package initialisation.
+var typeNames = func() map[string]string {
+	names := map[string]string{}
+	for _, s := range []string{
+		"v1", "discovery.k8s.io/v1", "gateway.networking.k8s.io/v1", "gateway.networking.k8s.io/v1beta1",
+		"gateway.networking.k8s.io/v1alpha2", "gateway.networking.k8s.io/v1alpha3", "gateway.networking.x-k8s.io/v1alpha1",
+		"Service", "EndpointSlice", "Secret", "ConfigMap", "Namespace", "GatewayClass", "Gateway", "HTTPRoute",
+		"GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute", "ReferenceGrant", "BackendTLSPolicy", "ListenerSet",
+		"XListenerSet", "XBackendTrafficPolicy", "XMesh", "ServiceImport",
+	} {
+		names[s] = s
+	}
+	return names
+}()
 
 // str reads a string at s.i and returns its contents between the quotes,
 // escapes intact, after checking them.
