@@ -34,6 +34,9 @@ func scanHeader(js []byte, sorted bool) (header, bool) {
 			s.stop = true
 			return true
 		}
+		if !known && sorted {
+			return s.skipWellFormed()
+		}
 		if !known {
 			return s.skip(1)
 		}
@@ -307,6 +310,42 @@ func (s *jsonScan) skip(depth int) bool {
 		return s.literal("null")
 	}
 	return false
+}
+
+// skipWellFormed skips the value at s.i of JSON known to be well-formed
+// (yamljson's output), finding its end only: the brackets it opens, and
+// the strings in it, which may hold brackets and escaped quotes.
+func (s *jsonScan) skipWellFormed() bool {
+	s.space()
+	depth := 0
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case '"':
+			if _, ok := s.str(); !ok {
+				return false
+			}
+			if depth == 0 {
+				return true
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return true // the end of a number or literal
+			}
+			if depth--; depth == 0 {
+				s.i++
+				return true
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return true // the end of a number or literal
+			}
+		}
+		s.i++
+	}
+	return depth == 0
 }
 
 func (s *jsonScan) array(depth int) bool {

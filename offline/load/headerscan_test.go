@@ -120,6 +120,11 @@ func TestScanHeaderSorted(t *testing.T) {
 		{"case variants before", `{"Kind":"A","Metadata":{"name":"x"},"kind":"K"}`, true},
 		{"escaped key after metadata", `{"kind":"K","metadata":{"name":"n"},"spec\u003c":1}`, false},
 		{"escape in a later value", `{"kind":"K","metadata":{"name":"n"},"spec":"\u003c"}`, true},
+		{"number last before metadata", `{"kind":"K","labels":1}`, true},
+		{"literal last", `{"kind":"K","labels":true}`, true},
+		{"number then metadata", `{"a":-1.5e3,"kind":"K","metadata":{"name":"n"}}`, true},
+		{"brackets in strings", `{"a":[1,{"b":"]}\"["}],"c":{"d":[[]]},"kind":"K","metadata":{"name":"n"}}`, true},
+		{"string last", `{"a":"x\"}","kind":"K"}`, true},
 		{"items", `{"apiVersion":"v1","items":[{"kind":"K"}],"kind":"List"}`, false},
 		{"metadata not object", `{"kind":"K","metadata":"x","spec":{}}`, false},
 	} {
