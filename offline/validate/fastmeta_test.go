@@ -12,15 +12,7 @@ import (
 // their mutants (a tenth with -short), plus metadata the corpora lack (invalid UTF-8, nulls,
 // other fields).
 func TestObjectMetaMatchesLibrary(t *testing.T) {
-	var objs []corpusObject
-	for _, load := range []func(testing.TB) []corpusObject{goldenObjects, exampleObjects, conformanceObjects, synthObjects} {
-		objs = append(objs, load(t)...)
-	}
-	stride := 1
-	if testing.Short() {
-		stride = 10
-	}
-	objs = append(objs, mutants(objs, map[string]bool{}, stride)...)
+	objs := corpusWithMutants(t)
 	for _, meta := range []any{
 		map[string]any{"name": "a\xffb"},
 		map[string]any{"labels": map[string]any{"a\xff": "b"}},
@@ -46,4 +38,18 @@ func TestObjectMetaMatchesLibrary(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d read directly", fast, len(objs))
+}
+
+// corpusWithMutants is every object of the corpora and their mutants (a
+// tenth of them with -short).
+func corpusWithMutants(t testing.TB) []corpusObject {
+	var objs []corpusObject
+	for _, load := range []func(testing.TB) []corpusObject{goldenObjects, exampleObjects, conformanceObjects, synthObjects} {
+		objs = append(objs, load(t)...)
+	}
+	stride := 1
+	if testing.Short() {
+		stride = 10
+	}
+	return append(objs, mutants(objs, map[string]bool{}, stride)...)
 }

@@ -39,15 +39,7 @@ func checkMetaValid(t *testing.T, where string, meta *metav1.ObjectMeta) {
 // mutants (a tenth with -short), and on names, labels and annotations at
 // and across each rule's edge.
 func TestMetaValidMatchesLibrary(t *testing.T) {
-	var objs []corpusObject
-	for _, load := range []func(testing.TB) []corpusObject{goldenObjects, exampleObjects, conformanceObjects, synthObjects} {
-		objs = append(objs, load(t)...)
-	}
-	stride := 1
-	if testing.Short() {
-		stride = 10
-	}
-	objs = append(objs, mutants(objs, map[string]bool{}, stride)...)
+	objs := corpusWithMutants(t)
 	read := 0
 	for _, o := range objs {
 		checkPlainMetaValid(t, o.where, o.obj["metadata"])
