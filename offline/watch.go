@@ -329,3 +329,10 @@ var (
 	_ client.SubResourceWriter = statusWatcher{}
 	_ client.SubResourceClient = subResourceWatcher{}
 )
+
+// StoredObject hands out the store's object itself when the store can
+// (controller.StoredGetter), else a copy, as any read through the watcher
+// goes straight to the store.
+func (w *watcher) StoredObject(key client.ObjectKey, obj client.Object) (client.Object, bool, error) {
+	return controller.GetStored(context.Background(), w.Client, key, obj)
+}

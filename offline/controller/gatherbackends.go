@@ -117,8 +117,7 @@ func (r *GatewayReconciler) readBackend(ctx context.Context, k backendKind, key 
 	fresh := d == nil
 	if fresh {
 		d = &backendDeps{}
-		obj := k.newObject()
-		found, err := getIfExists(ctx, r.Client, key, obj)
+		obj, found, err := GetStored(ctx, r.Client, key, k.newObject())
 		if err != nil {
 			return nil, nil, err
 		}

@@ -25,3 +25,19 @@ func (s *Store) StoredObjects(list client.ObjectList) ([]client.Object, error) {
 	}
 	return k.objects.list(), nil
 }
+
+// StoredObject returns the stored object of obj's kind named key (found
+// false when there is none), not a copy: the object itself, under the same
+// contract as StoredObjects. obj only names the kind and is not filled.
+// It is not part of client.Client. It exists for readers that keep what
+// they read for a while, such as the reconcilers' read memo: a Get with
+// client.UnsafeDisableDeepCopy copies the object's top level (a Service's
+// is about 600 bytes, 60 MB at 100,000 routes).
+func (s *Store) StoredObject(key client.ObjectKey, obj client.Object) (client.Object, bool, error) {
+	k, err := s.kindOf(obj)
+	if err != nil {
+		return nil, false, err
+	}
+	stored, ok := k.get(key.Namespace, key.Name)
+	return stored, ok, nil
+}

@@ -68,3 +68,33 @@ func TestStoredObjectsUnknownKind(t *testing.T) {
 		t.Error("a nil list: no error")
 	}
 }
+
+func TestStoredObject(t *testing.T) {
+	ctx := context.Background()
+	s := build(t, seedObjects()...)
+	all, err := s.StoredObjects(&gwv1.HTTPRouteList{})
+	if err != nil || len(all) == 0 {
+		t.Fatalf("no stored routes to read (%v)", err)
+	}
+	key := client.ObjectKeyFromObject(all[0])
+	var viaGet gwv1.HTTPRoute
+	if err := s.Get(ctx, key, &viaGet); err != nil {
+		t.Fatal(err)
+	}
+	got, found, err := s.StoredObject(key, &gwv1.HTTPRoute{})
+	if err != nil || !found {
+		t.Fatalf("StoredObject(%s) = found %v, %v", key, found, err)
+	}
+	if got != all[0] {
+		t.Errorf("StoredObject(%s) returned a copy, not the stored object", key)
+	}
+	if d := cmp.Diff(&viaGet, got); d != "" {
+		t.Errorf("StoredObject differs from Get (-Get +StoredObject):\n%s", d)
+	}
+	if _, found, err := s.StoredObject(client.ObjectKey{Namespace: key.Namespace, Name: "absent"}, &gwv1.HTTPRoute{}); found || err != nil {
+		t.Errorf("an absent object: found %v, %v", found, err)
+	}
+	if _, _, err := s.StoredObject(key, nil); err == nil {
+		t.Error("a nil object: no error")
+	}
+}
