@@ -16,7 +16,20 @@ import (
 // it changes nothing.
 const heapCeiling = 192 << 20
 
+// softMemoryLimit and limitMinPercent hold large runs' memory down
+// (package gctune). At the 100k-route set about 1 GB is live while the
+// world is translated, and at the default pace peak RSS was 1.7–1.9 GB;
+// with the collector running more often above 1.25 GiB it is 1.43–1.45 GB,
+// at about 15% more CPU (docs/performance.md, "Issue 18, session 8"). A
+// live heap above two thirds of the limit raises it to 1.5 times the live
+// heap, so that a larger input is never collected more than about twice
+// as often as by default. Runs below about 600 MB of heap never reach it.
+const (
+	softMemoryLimit = 1280 << 20
+	limitMinPercent = 50
+)
+
 func main() {
-	gctune.Start(heapCeiling)
+	gctune.Start(gctune.Policy{Ceiling: heapCeiling, Limit: softMemoryLimit, MinPercent: limitMinPercent})
 	os.Exit(cmd.Execute(os.Args[1:], cmd.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 }

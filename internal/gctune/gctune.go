@@ -1,5 +1,6 @@
-// Package gctune lets a short-lived process's heap grow to a fixed size
-// before the garbage collector holds it to the usual twice the live heap.
+// Package gctune paces a short-lived process's garbage collector by the
+// size of its live heap: loose while it is small, the default in the
+// middle, tighter once it is large.
 //
 // gwsim is a single-shot command: it reads every manifest, builds the
 // whole world and prints it, and most of what it allocates while loading
@@ -13,6 +14,18 @@
 // once the live heap is more than half that size, GOGC is the default
 // again and the heap never exceeds what it would have been without this
 // package.
+//
+// At the other end, GOGC=100 lets the heap grow to twice what the last
+// cycle found live, and a process's peak RSS follows its largest heap:
+// at 100,000 routes about 1 GB is live while the world is reconciled and
+// translated, and the heap reached 1.7 GB. Policy.Limit is a soft memory
+// limit (debug.SetMemoryLimit) for that end: the collector runs more
+// often only when the process's memory nears it, and a live heap so large
+// that the limit would leave it less than Policy.MinPercent of room raises
+// the limit, so that the collector never runs much more often than at
+// GOGC=MinPercent (the runtime's own guard against a limit that is too
+// tight caps the collector at half the CPU, which is far more). The CPU
+// this costs is measured in docs/performance.md.
 package gctune
 
 import (
@@ -22,9 +35,9 @@ import (
 	"runtime/metrics"
 )
 
-// minPercent is the lowest GOGC set: the default, so the heap is never
-// held tighter than without gctune.
-const minPercent = 100
+// defaultPercent is the lowest GOGC set: the default, so that the heap is
+// held tighter than without gctune only by the soft limit.
+const defaultPercent = 100
 
 // heapMinimum is the runtime's smallest heap goal at GOGC=100; it scales
 // with GOGC (4 MiB × GOGC/100), so while the live heap is tiny it, not
@@ -34,26 +47,38 @@ const heapMinimum = 4 << 20
 // liveMetric is the heap the last collection found live.
 const liveMetric = "/gc/heap/live:bytes"
 
-// Start makes each collection, after it ends, set GOGC so that the next
-// one starts when the heap reaches ceiling bytes, or at twice the live
-// heap (GOGC=100) when that is larger. It does nothing when the user set
+// Policy says where the collector starts its cycles, by the live heap
+// the last cycle found.
+type Policy struct {
+	// Ceiling is the heap size at which the next collection starts while
+	// less than half of it is live.
+	Ceiling uint64
+	// Limit, when not zero, is the soft memory limit: the total memory
+	// of the Go runtime the collector tries to stay under, as long as
+	// that leaves MinPercent of the live heap above it.
+	Limit      uint64
+	MinPercent int
+}
+
+// Start makes each collection, after it ends, set GOGC as p says from the
+// heap it found live (see percentFor). It does nothing when the user set
 // GOGC or GOMEMLIMIT: their setting wins.
-func Start(ceiling uint64) {
+func Start(p Policy) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	t := newTuner(ceiling)
+	t := newTuner(p)
 	t.adjust()
 	t.arm()
 }
 
-func newTuner(ceiling uint64) *tuner {
-	return &tuner{ceiling: ceiling, sample: []metrics.Sample{{Name: liveMetric}}}
+func newTuner(p Policy) *tuner {
+	return &tuner{policy: p, sample: []metrics.Sample{{Name: liveMetric}}}
 }
 
 type tuner struct {
-	ceiling uint64
-	sample  []metrics.Sample
+	policy Policy
+	sample []metrics.Sample
 }
 
 // sentinel is an object nothing refers to: the collection that finds it
@@ -69,21 +94,31 @@ func (t *tuner) arm() {
 	})
 }
 
-// adjust sets GOGC from the live heap the last cycle found.
+// adjust sets GOGC, and the soft memory limit when the policy has one,
+// from the live heap the last cycle found.
 func (t *tuner) adjust() {
 	metrics.Read(t.sample)
 	live := uint64(0)
 	if t.sample[0].Value.Kind() == metrics.KindUint64 {
 		live = t.sample[0].Value.Uint64()
 	}
-	debug.SetGCPercent(percentFor(live, t.ceiling))
+	debug.SetGCPercent(percentFor(live, t.policy.Ceiling))
+	if t.policy.Limit > 0 {
+		debug.SetMemoryLimit(int64(limitFor(live, t.policy)))
+	}
+}
+
+// limitFor is the soft memory limit for live bytes of live heap: p.Limit,
+// or live plus p.MinPercent of it when that is more.
+func limitFor(live uint64, p Policy) uint64 {
+	return max(p.Limit, live*uint64(100+p.MinPercent)/100)
 }
 
 // percentFor is the GOGC that puts the next collection at ceiling bytes
-// of heap when live bytes are live, and never below minPercent.
+// of heap when live bytes are live, and never below defaultPercent.
 func percentFor(live, ceiling uint64) int {
-	if live*(100+minPercent)/100 >= ceiling {
-		return minPercent
+	if live*(100+defaultPercent)/100 >= ceiling {
+		return defaultPercent
 	}
 	// The goal is the larger of live×(1+p/100) and heapMinimum×p/100;
 	// both must stay within ceiling.
@@ -91,5 +126,5 @@ func percentFor(live, ceiling uint64) int {
 	if live > 0 {
 		p = min(p, (ceiling-live)*100/live)
 	}
-	return int(max(p, minPercent))
+	return int(max(p, defaultPercent))
 }
