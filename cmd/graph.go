@@ -14,6 +14,8 @@ func graphCommand() pipelineCommand {
 		short:   "Draw Gateways, listeners, routes, backends, policies and grants as a Graphviz or Mermaid diagram",
 		long:    graphLong,
 		formats: []format{formatDot, formatMermaid, formatJSON, formatYAML},
+		// BuildGraph reads the Output's status.
+		rendersOutputStatus: true,
 		render: func(w io.Writer, f format, out outcome) error {
 			var in translate.Input
 			for _, o := range out.Result.Objects {

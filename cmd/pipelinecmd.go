@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gwsim/gwsim/translate"
 )
 
 // pipelineCommand declares a command that runs the shared pipeline and
@@ -20,6 +22,11 @@ type pipelineCommand struct {
 	findingsAreOutput bool
 	// options, when set, are the command's own flags (viewflags.go).
 	options commandOptions
+	// rendersOutputStatus is set for graph, which draws from the
+	// whole-world Output's status; the others render status from the
+	// objects as the store holds them (Result.Objects), and the Output's
+	// copy is dropped before they render.
+	rendersOutputStatus bool
 }
 
 // command builds the cobra command. root is non-nil for the root command,
@@ -64,7 +71,13 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 	// beside its output (about a tenth of the live heap at 10k routes),
 	// so it fits under the heap goal the read stage left, and a forced
 	// cycle cost a tenth of a second at 10k and seconds at 100k
-	// (docs/performance.md, issue 18 session 7).
+	// (docs/performance.md, issue 18 session 7). What the renderer does
+	// not read need not stay live while it runs: the Output's status
+	// repeats the statuses Result.Objects carry (about 47 MB at 100,000
+	// routes).
+	if !p.rendersOutputStatus {
+		out.Result.Output.Status = translate.Status{}
+	}
 	if err := p.render(streams.Out, f, out); err != nil {
 		return err
 	}

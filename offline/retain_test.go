@@ -9,6 +9,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/offline/controller"
+	"github.com/gwsim/gwsim/offline/scheme"
+	"github.com/gwsim/gwsim/translate"
 )
 
 // TestRunLetsInputGo checks Run's promise to keep no reference to the
@@ -69,6 +73,41 @@ func checkGone(t *testing.T, when string, routes []weak.Pointer[gwv1.HTTPRoute],
 	for _, p := range others {
 		if p.Value() != nil {
 			t.Errorf("the input ServiceAccount is still reachable %s", when)
+		}
+	}
+}
+
+// TestReconcileKeepsStoredBackends checks that the reconcilers' read memo,
+// which keeps every backend it reads for the whole loop, keeps the store's
+// objects themselves rather than a copy of each (store.Store.StoredObject):
+// the Services handed to Translate are the stored ones.
+func TestReconcileKeepsStoredBackends(t *testing.T) {
+	r := httpRoute("ns", "a", "gw")
+	kind := gwv1.Kind("Service")
+	r.Spec.Rules[0].BackendRefs[0].Kind = &kind
+	objs := []client.Object{gatewayClass("cls", ours), gateway("ns", "gw", "cls"), service("ns", "web"), namespace("ns"), r}
+	c, err := IndexedStore(scheme.New(), objs, controller.Indexes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var handed []*corev1.Service
+	tf := func(in translate.Input, opts translate.Options) translate.Output {
+		handed = append(handed, in.Services...)
+		return stubTranslate(in, opts)
+	}
+	if _, err := reconcileThrough(context.Background(), newWatcher(c, controller.Indexes()), nil, testOptions(), tf); err != nil {
+		t.Fatal(err)
+	}
+	stored, _, err := c.(controller.StoredGetter).StoredObject(client.ObjectKey{Namespace: "ns", Name: "web"}, &corev1.Service{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(handed) == 0 {
+		t.Fatal("Translate was handed no Service")
+	}
+	for i, s := range handed {
+		if s != stored {
+			t.Errorf("Translate %d was handed a copy of Service ns/web, not the stored object", i+1)
 		}
 	}
 }
