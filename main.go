@@ -26,7 +26,7 @@ const heapCeiling = 192 << 20
 // session 8"). A live heap above two thirds of the limit raises it to 1.5
 // times the live heap, so that a larger input is collected at most about
 // twice as often as by default. Runs whose live heap stays below
-// about 700 MB are paced as before.
+// about 650 MB are paced as before.
 const (
 	softMemoryLimit = 1536 << 20
 	limitMinPercent = 50

@@ -60,8 +60,9 @@ type Policy struct {
 	MinPercent int
 }
 
-// Start makes each collection, after it ends, set GOGC as p says from the
-// heap it found live (see percentFor). It does nothing when the user set
+// Start makes each collection, after it ends, set GOGC and the soft
+// memory limit as p says from the heap it found live (see percentFor and
+// limitFor). It does nothing when the user set
 // GOGC or GOMEMLIMIT: their setting wins.
 func Start(p Policy) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
