@@ -324,15 +324,16 @@ func (s subResourceWatcher) Apply(ctx context.Context, obj runtime.ApplyConfigur
 	return s.w.wrote(s.SubResourceClient.Apply(ctx, obj, opts...))
 }
 
-var (
-	_ client.Client            = (*watcher)(nil)
-	_ client.SubResourceWriter = statusWatcher{}
-	_ client.SubResourceClient = subResourceWatcher{}
-)
-
 // StoredObject hands out the store's object itself when the store can
 // (controller.StoredGetter), else a copy, as any read through the watcher
 // goes straight to the store.
 func (w *watcher) StoredObject(key client.ObjectKey, obj client.Object) (client.Object, bool, error) {
 	return controller.GetStored(context.Background(), w.Client, key, obj)
 }
+
+var (
+	_ client.Client            = (*watcher)(nil)
+	_ client.SubResourceWriter = statusWatcher{}
+	_ client.SubResourceClient = subResourceWatcher{}
+	_ controller.StoredGetter  = (*watcher)(nil)
+)

@@ -63,9 +63,10 @@ type StoredGetter interface {
 
 // GetStored reads key as a cached read (CachedRead) that the reader keeps
 // for a while: the stored object itself when c offers it (StoredGetter),
-// else obj filled by Get; found is false when it does not exist. The read memo keeps every backend it reads for
-// the whole loop, and a Get's copy of each Service's top level (about 600
-// bytes) was 60 MB of the live heap at 100,000 routes.
+// else obj filled by Get; found is false when it does not exist. The read
+// memo keeps every backend it reads for the whole loop, and a Get's copy
+// of each Service's top level (about 600 bytes) was 60 MB of the live
+// heap at 100,000 routes.
 func GetStored(ctx context.Context, c client.Client, key types.NamespacedName, obj client.Object) (client.Object, bool, error) {
 	if sg, ok := c.(StoredGetter); ok {
 		return sg.StoredObject(key, obj)
