@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -152,11 +153,37 @@ func qualifiedKind(group, kind string) string {
 // cluster once built.
 func (w *world) cluster(obj backendObject, port int) *ir.Cluster {
 	mk := clusterMemoKey{obj.src, port}
-	if c, ok := w.clusters[mk]; ok {
+	if c, ok := w.clusters.get(mk); ok {
 		return c
 	}
-	c := w.buildCluster(obj.key, obj.ports[port])
-	w.clusters[mk] = c
+	return w.clusters.put(mk, w.buildCluster(obj.key, obj.ports[port]))
+}
+
+// clusterMemo holds the clusters built so far, for every worker of one
+// Translate. Two workers may build the same cluster at once; the first
+// to store it wins, and both use that one, so that every route that
+// forwards to a port shares one cluster (and one copy of its endpoints).
+type clusterMemo struct {
+	mu    sync.Mutex
+	byKey map[clusterMemoKey]*ir.Cluster
+}
+
+func (m *clusterMemo) get(k clusterMemoKey) (*ir.Cluster, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.byKey[k]
+	return c, ok
+}
+
+// put stores c under k unless a cluster is stored there already, and
+// returns the one stored.
+func (m *clusterMemo) put(k clusterMemoKey, c *ir.Cluster) *ir.Cluster {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if prev, ok := m.byKey[k]; ok {
+		return prev
+	}
+	m.byKey[k] = c
 	return c
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -51,31 +52,35 @@ type routeFact struct {
 
 // routeFacts holds the routeFact of every HTTPRoute and GRPCRoute of the
 // input. It is built on first use, since most Gateways have no dead match,
-// and once per Translate: every Gateway's findings read the same facts.
+// and once per Translate: every Gateway's findings read the same facts,
+// possibly on several goroutines at once.
 type routeFacts struct {
 	in    *Input
+	once  sync.Once
 	byRef map[diag.ObjectRef]routeFact
 }
 
 func (f *routeFacts) of(ref diag.ObjectRef) routeFact {
-	if f.byRef == nil {
-		f.byRef = make(map[diag.ObjectRef]routeFact, len(f.in.HTTPRoutes)+len(f.in.GRPCRoutes))
-		for _, r := range f.in.HTTPRoutes {
-			fact := routeFact{created: r.CreationTimestamp, matches: make([]int, len(r.Spec.Rules))}
-			for i, rule := range r.Spec.Rules {
-				fact.matches[i] = len(rule.Matches)
-			}
-			f.byRef[diag.ObjectRef{Kind: "HTTPRoute", Namespace: r.Namespace, Name: r.Name}] = fact
-		}
-		for _, r := range f.in.GRPCRoutes {
-			fact := routeFact{created: r.CreationTimestamp, matches: make([]int, len(r.Spec.Rules))}
-			for i, rule := range r.Spec.Rules {
-				fact.matches[i] = len(rule.Matches)
-			}
-			f.byRef[diag.ObjectRef{Kind: "GRPCRoute", Namespace: r.Namespace, Name: r.Name}] = fact
-		}
-	}
+	f.once.Do(f.build)
 	return f.byRef[ref]
+}
+
+func (f *routeFacts) build() {
+	f.byRef = make(map[diag.ObjectRef]routeFact, len(f.in.HTTPRoutes)+len(f.in.GRPCRoutes))
+	for _, r := range f.in.HTTPRoutes {
+		fact := routeFact{created: r.CreationTimestamp, matches: make([]int, len(r.Spec.Rules))}
+		for i, rule := range r.Spec.Rules {
+			fact.matches[i] = len(rule.Matches)
+		}
+		f.byRef[diag.ObjectRef{Kind: "HTTPRoute", Namespace: r.Namespace, Name: r.Name}] = fact
+	}
+	for _, r := range f.in.GRPCRoutes {
+		fact := routeFact{created: r.CreationTimestamp, matches: make([]int, len(r.Spec.Rules))}
+		for i, rule := range r.Spec.Rules {
+			fact.matches[i] = len(rule.Matches)
+		}
+		f.byRef[diag.ObjectRef{Kind: "GRPCRoute", Namespace: r.Namespace, Name: r.Name}] = fact
+	}
 }
 
 func (w *world) matchFinding(routes *routeFacts, o ir.Origin, reason, msg string) diag.Finding {

@@ -24,7 +24,7 @@ import (
 // BackendTLSPolicy the IR applies to each cluster, and the ReferenceGrant
 // that permits each cross-namespace backend.
 func BuildGraph(in Input, out Output) graph.Graph {
-	b := &graphBuilder{w: newWorld(in, Options{}), nodes: map[string]graph.Node{}, edges: map[graph.Edge]bool{}, attached: map[string][]string{}}
+	b := &graphBuilder{w: newWorld(in, Options{}, 1), nodes: map[string]graph.Node{}, edges: map[graph.Edge]bool{}, attached: map[string][]string{}}
 	b.gateways(in.Gateways, out.Status)
 	b.listenerSets(in.ListenerSets, out.Status)
 	b.routesFromIR(out.IR)

@@ -48,12 +48,26 @@ type claimIndex struct {
 }
 
 func (ix *claimIndex) add(c hostClaim) {
+	ix.claims = append(ix.claims, c)
+	ix.file(len(ix.claims) - 1)
+}
+
+// addAll adds the claims cs, in order, to an empty index, which keeps the
+// slice.
+func (ix *claimIndex) addAll(cs []hostClaim) {
+	ix.claims = cs
+	for pos := range cs {
+		ix.file(pos)
+	}
+}
+
+// file files claim pos of ix.claims.
+func (ix *claimIndex) file(pos int) {
 	if ix.exact == nil {
 		ix.exact, ix.wildcards = map[string]int{}, map[string]int{}
 		ix.catchAll, ix.named = -1, -1
 	}
-	pos := len(ix.claims)
-	ix.claims = append(ix.claims, c)
+	c := ix.claims[pos]
 	ix.fileSuffixes(c, pos)
 	if ix.named < 0 && len(c.hostnames) > 0 {
 		ix.named = pos

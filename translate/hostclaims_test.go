@@ -82,11 +82,11 @@ func sameStrings(a, b []string) bool {
 }
 
 // TestConflictCandidatesKeepTheOutcome checks that resolveKindConflicts,
-// which orders only the routes conflictCandidates marks, refuses the same
-// attachments with the same messages and findings as the ordered pass over
-// every HTTPRoute and GRPCRoute, on random routes of both kinds attached to
-// a few listeners with names from a small alphabet (so that exact names,
-// wildcards and "*" meet often).
+// which orders only the routes conflictCandidates marks (found on one to
+// three workers), refuses the same attachments with the same messages and
+// findings as the ordered pass over every HTTPRoute and GRPCRoute, on
+// random routes of both kinds attached to a few listeners with names from
+// a small alphabet (so that exact names, wildcards and "*" meet often).
 func TestConflictCandidatesKeepTheOutcome(t *testing.T) {
 	hosts := []string{"*", "a.x", "b.x", "*.x", "c.a.x", "*.a.x", "y", "A.X"}
 	refusing, filtered := 0, 0 // seeds where a route was refused, or left out of the ordered pass
@@ -127,10 +127,10 @@ func TestConflictCandidatesKeepTheOutcome(t *testing.T) {
 		}
 		w := &world{}
 		routes, parents := build()
-		if slices.Contains(conflictCandidates(routes, parents), false) {
+		if slices.Contains(conflictCandidates(routes, parents, 1+int(seed%3)), false) {
 			filtered++
 		}
-		got := w.resolveKindConflicts(routes, parents)
+		got := w.resolveKindConflicts(routes, parents, 1+int(seed%3))
 		allRoutes, allParents := build()
 		all := make([]bool, len(allRoutes))
 		for i := range all {

@@ -30,9 +30,10 @@ import (
 //
 // Only routes that conflictCandidates finds take part in the ordered pass:
 // the others keep every attachment and take no hostname another kind's
-// route wants, whatever the order.
-func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentResult) []diag.Finding {
-	return w.resolveKindConflictsAmong(routes, parents, conflictCandidates(routes, parents))
+// route wants, whatever the order. Finding them is spread over up to
+// workers goroutines.
+func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentResult, workers int) []diag.Finding {
+	return w.resolveKindConflictsAmong(routes, parents, conflictCandidates(routes, parents, workers))
 }
 
 // resolveKindConflictsAmong runs the ordered pass over the HTTPRoutes and
@@ -97,48 +98,73 @@ func (w *world) resolveKindConflictsAmong(routes []*routeResult, parents [][]*pa
 // refuse one intersects it, and hostnamesIntersect is symmetric, so both
 // would be marked. The earliest claim that refuses a marked route is
 // therefore marked too, and the ordered pass over the marked routes alone
-// gives the same result and messages as over all of them.
-func conflictCandidates(routes []*routeResult, parents [][]*parentResult) []bool {
-	type side struct {
-		ix     claimIndex
-		owners []int // the route of each claim of ix
-	}
-	type sides struct{ http, grpc side }
-	byListener := map[*listenerResult]*sides{}
+// gives the same result and messages as over all of them. Listeners are
+// looked at on up to workers goroutines; only those that both kinds
+// attach to are indexed at all.
+func conflictCandidates(routes []*routeResult, parents [][]*parentResult, workers int) []bool {
+	byListener := map[*listenerResult]*kindClaims{}
+	var shared []*kindClaims // listeners that both kinds attach to
 	for i, r := range routes {
 		if r.info.kind != "HTTPRoute" && r.info.kind != "GRPCRoute" {
 			continue
 		}
 		for _, p := range parents[i] {
 			for _, a := range p.attached {
-				ls := byListener[a.listener]
-				if ls == nil {
-					ls = &sides{}
-					byListener[a.listener] = ls
+				kc := byListener[a.listener]
+				if kc == nil {
+					kc = &kindClaims{}
+					byListener[a.listener] = kc
 				}
-				s := &ls.http
+				s, other := &kc.http, &kc.grpc
 				if r.info.kind == "GRPCRoute" {
-					s = &ls.grpc
+					s, other = other, s
 				}
-				s.ix.add(hostClaim{route: r.info, hostnames: a.hostnames})
+				if len(s.claims) == 0 && len(other.claims) > 0 {
+					shared = append(shared, kc)
+				}
+				s.claims = append(s.claims, hostClaim{route: r.info, hostnames: a.hostnames})
 				s.owners = append(s.owners, i)
 			}
 		}
 	}
+	marked := make([][]int, len(shared))
+	fanOut(workers, len(shared), func(j int) { marked[j] = shared[j].intersecting() })
 	candidate := make([]bool, len(routes))
-	for _, ls := range byListener {
-		if len(ls.http.owners) == 0 || len(ls.grpc.owners) == 0 {
-			continue
-		}
-		for _, pair := range [][2]*side{{&ls.http, &ls.grpc}, {&ls.grpc, &ls.http}} {
-			for pos, c := range pair[0].ix.claims {
-				if _, ok := pair[1].ix.firstIntersecting(c.hostnames); ok {
-					candidate[pair[0].owners[pos]] = true
-				}
-			}
+	for _, m := range marked {
+		for _, i := range m {
+			candidate[i] = true
 		}
 	}
 	return candidate
+}
+
+// kindClaims are the claims of the HTTPRoutes and of the GRPCRoutes
+// attached to one listener, each with the index of its route.
+type kindClaims struct{ http, grpc claimList }
+
+type claimList struct {
+	claims []hostClaim
+	owners []int
+}
+
+// intersecting returns the routes of the claims that intersect a claim of
+// the other kind (a route once per claim).
+func (kc *kindClaims) intersecting() []int {
+	var httpIx, grpcIx claimIndex
+	httpIx.addAll(kc.http.claims)
+	grpcIx.addAll(kc.grpc.claims)
+	var out []int
+	for _, pair := range []struct {
+		side  *claimList
+		other *claimIndex
+	}{{&kc.http, &grpcIx}, {&kc.grpc, &httpIx}} {
+		for pos, c := range pair.side.claims {
+			if _, ok := pair.other.firstIntersecting(c.hostnames); ok {
+				out = append(out, pair.side.owners[pos])
+			}
+		}
+	}
+	return out
 }
 
 // claimOrder is a route's place in the order routes claim hostnames:

@@ -72,9 +72,10 @@ func (o OpenWorld) why(name, ns string) string {
 }
 
 // assumptions records what one Translate call assumed, to report each
-// assumed object once with every reference that needed it. It is the one
-// part of the world written during translation: resolution of a reference
-// adds to it, and Translate reads it at the end.
+// assumed object once with every reference that needed it. It is written
+// during translation (with the cluster memo, the only part of the world
+// that is): resolution of a reference adds to it, to its fork's on a
+// worker (see world.fork), and Translate reads it at the end.
 type assumptions struct {
 	objects map[diag.ObjectRef]*assumed
 	// backends are the Services and ServiceImports assumed for
@@ -142,6 +143,47 @@ func (w *world) assumeBackend(key backendKey, port int32, kind gwv1.Kind, by dia
 		b.ports = append(b.ports, corev1.ServicePort{Port: port, Protocol: proto})
 	}
 	return *b, true
+}
+
+// merge adds what a fork assumed (see world.fork) to a, as if the fork's
+// calls had been made on a after a's own: an object a already assumes
+// keeps its description, and references and ports a does not list yet
+// are appended in the fork's order. Merging every fork in input order so
+// gives what one goroutine making every call in that order would have
+// recorded.
+func (a *assumptions) merge(f *assumptions) {
+	for ref, fa := range f.objects {
+		if own := a.objects[ref]; own != nil {
+			own.neededBy = appendMissing(own.neededBy, fa.neededBy)
+		} else {
+			a.objects[ref] = fa
+		}
+	}
+	for key, fb := range f.backends {
+		own := a.backends[key]
+		if own == nil {
+			a.backends[key] = fb
+			continue
+		}
+		for _, p := range fb.ports {
+			if !slices.ContainsFunc(own.ports, func(q corev1.ServicePort) bool { return q.Port == p.Port && q.Protocol == p.Protocol }) {
+				own.ports = append(own.ports, p)
+			}
+		}
+	}
+	for k, users := range f.extensions {
+		a.extensions[k] = appendMissing(a.extensions[k], users)
+	}
+}
+
+// appendMissing appends to list the entries of more it does not hold yet.
+func appendMissing(list, more []string) []string {
+	for _, s := range more {
+		if !slices.Contains(list, s) {
+			list = append(list, s)
+		}
+	}
+	return list
 }
 
 // assumedBackendWhat says what an assumed Service or ServiceImport is

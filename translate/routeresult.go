@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
@@ -29,24 +31,67 @@ type routeResult struct {
 	l4 *l4Rule
 }
 
-// translateRoutes translates every route of the input, of every kind gwsim
-// simulates, in a fixed order.
-func (w *world) translateRoutes() []*routeResult {
-	out := make([]*routeResult, 0, routeCount(w.in))
-	for _, r := range w.in.HTTPRoutes {
-		out = append(out, w.translateHTTPRoute(r))
+// translateRoute translates the i-th route of the input, counting
+// HTTPRoutes, then GRPCRoutes, TLSRoutes, TCPRoutes and UDPRoutes: the
+// order in which routes are visited, and their findings listed.
+func (w *world) translateRoute(i int) *routeResult {
+	in := &w.in
+	switch {
+	case i < len(in.HTTPRoutes):
+		return w.translateHTTPRoute(in.HTTPRoutes[i])
+	case i < len(in.HTTPRoutes)+len(in.GRPCRoutes):
+		return w.translateGRPCRoute(in.GRPCRoutes[i-len(in.HTTPRoutes)])
 	}
-	for _, r := range w.in.GRPCRoutes {
-		out = append(out, w.translateGRPCRoute(r))
+	i -= len(in.HTTPRoutes) + len(in.GRPCRoutes)
+	switch {
+	case i < len(in.TLSRoutes):
+		return w.translateTLSRoute(in.TLSRoutes[i])
+	case i < len(in.TLSRoutes)+len(in.TCPRoutes):
+		return w.translateTCPRoute(in.TCPRoutes[i-len(in.TLSRoutes)])
 	}
-	for _, r := range w.in.TLSRoutes {
-		out = append(out, w.translateTLSRoute(r))
+	return w.translateUDPRoute(in.UDPRoutes[i-len(in.TLSRoutes)-len(in.TCPRoutes)])
+}
+
+// translateAndAttach translates every route of the input and attaches it
+// to its parents, spread as sp says (see parallel.go). It
+// returns the routes in translateRoute's order with the parents of each,
+// and their findings in that order: each route's own, then its
+// attachment's.
+func (w *world) translateAndAttach(gateways map[types.NamespacedName]*gatewayResult, sets map[types.NamespacedName]*listenerSetResult,
+	sp spread) ([]*routeResult, [][]*parentResult, []diag.Finding) {
+	n := routeCount(w.in)
+	routes := make([]*routeResult, n)
+	parents := make([][]*parentResult, n)
+	attachFindings := make([][]diag.Finding, n)
+	one := func(w *world, i int) {
+		res := w.translateRoute(i)
+		ps, fs := w.attachRoute(res.info, gateways, sets)
+		rejectInvalidRoute(res, ps)
+		if len(ps) == 0 && w.checkedAlone(res.info) {
+			fs = append(fs, w.ownFindings(res)...)
+		}
+		routes[i], parents[i], attachFindings[i] = res, ps, fs
 	}
-	for _, r := range w.in.TCPRoutes {
-		out = append(out, w.translateTCPRoute(r))
+	forks := make([]*world, sp.chunks(n))
+	sp.forChunks(n, func(c, lo, hi int) {
+		f := w
+		if len(forks) > 1 {
+			f = w.fork()
+		}
+		for i := lo; i < hi; i++ {
+			one(f, i)
+		}
+		forks[c] = f
+	})
+	if len(forks) > 1 {
+		for _, f := range forks {
+			w.assumed.merge(f.assumed)
+		}
 	}
-	for _, r := range w.in.UDPRoutes {
-		out = append(out, w.translateUDPRoute(r))
+	var findings []diag.Finding
+	for i, res := range routes {
+		findings = append(findings, res.findings...)
+		findings = append(findings, attachFindings[i]...)
 	}
-	return out
+	return routes, parents, findings
 }

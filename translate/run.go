@@ -14,9 +14,15 @@ import (
 // Translate computes IR, status and findings for in. Classes are decided
 // first, then Gateways and their listeners, then routes attach to listeners;
 // Gateway status and the IR are built last because attachedRoutes and
-// virtual hosts depend on every route.
+// virtual hosts depend on every route. A large input is translated on
+// every core (see parallel.go); the Output is the same.
 func Translate(in Input, opts Options) Output {
-	w := newWorld(in, opts)
+	return translateOn(in, opts, spreadFor(routeCount(in)))
+}
+
+// translateOn is Translate with its work spread as sp says.
+func translateOn(in Input, opts Options, sp spread) Output {
+	w := newWorld(in, opts, sp.workers)
 	out := Output{Status: Status{
 		GatewayClasses:     map[types.NamespacedName]gwv1.GatewayClassStatus{},
 		Gateways:           make(map[types.NamespacedName]gwv1.GatewayStatus, len(in.Gateways)),
@@ -42,24 +48,53 @@ func Translate(in Input, opts Options) Output {
 	}
 	sets := listenerSetsOf(gateways)
 	out.Findings = append(out.Findings, w.listenerSetParentFindings(gateways)...)
-	attached := map[types.NamespacedName][]attachedRoute{}
-	routes := w.translateRoutes()
-	parentsOf := make([][]*parentResult, len(routes))
-	for i, res := range routes {
-		out.Findings = append(out.Findings, res.findings...)
-		var fs []diag.Finding
-		parentsOf[i], fs = w.attachRoute(res.info, gateways, sets)
-		out.Findings = append(out.Findings, fs...)
-		rejectInvalidRoute(res, parentsOf[i])
-		if len(parentsOf[i]) == 0 && w.checkedAlone(res.info) {
-			out.Findings = append(out.Findings, w.ownFindings(res)...)
-		}
+	routes, parentsOf, fs := w.translateAndAttach(gateways, sets, sp)
+	out.Findings = append(out.Findings, fs...)
+	out.Findings = append(out.Findings, w.resolveKindConflicts(routes, parentsOf, sp.workers)...)
+	attached := recordRoutes(out.Status.Routes, routes, parentsOf, sp, opts)
+	for k, s := range sets {
+		out.Status.ListenerSets[k] = s.status(w)
 	}
-	out.Findings = append(out.Findings, w.resolveKindConflicts(routes, parentsOf)...)
+	for _, o := range w.layOutGateways(gateways, attached, sp.workers) {
+		out.Status.Gateways[o.key] = o.status
+		if o.ir != nil {
+			w.addPolicyAncestors(out.Status.BackendTLSPolicies, o.gateway, *o.ir)
+			out.IR.Gateways = append(out.IR.Gateways, *o.ir)
+		}
+		out.Findings = append(out.Findings, o.findings...)
+	}
+	sortPolicyAncestors(out.Status.BackendTLSPolicies)
+	if opts.StatusOnly {
+		return Output{Status: out.Status}
+	}
+	slices.SortFunc(out.IR.Gateways, func(a, b ir.Gateway) int { return cmp.Compare(a.Name, b.Name) })
+	out.Findings = append(out.Findings, w.backendTLS.policyFindings(out.Status.BackendTLSPolicies, in.Sources)...)
+	out.Findings = append(out.Findings, w.assumed.findings()...)
+	out.Findings = append(out.Findings, w.assumed.extensionFindings()...)
+	out.Findings = diag.Sort(out.Findings)
+	return out
+}
+
+// recordRoutes puts the status.parents of each route with parents into
+// st, counts each route on the listeners it attaches to, and returns the
+// routes each Gateway serves, for its IR. The statuses are built spread as
+// sp says; what the routes share (the maps, the listeners' counts) is
+// written in route order, on the caller's goroutine.
+func recordRoutes(st map[diag.ObjectRef][]gwv1.RouteParentStatus, routes []*routeResult, parentsOf [][]*parentResult, sp spread,
+	opts Options) map[types.NamespacedName][]attachedRoute {
+	statuses := make([][]gwv1.RouteParentStatus, len(routes))
+	sp.forChunks(len(routes), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if res := routes[i]; len(parentsOf[i]) > 0 {
+				statuses[i] = routeParentStatuses(parentsOf[i], res.refs, partiallyInvalid(res), res.generation, opts)
+			}
+		}
+	})
+	attached := map[types.NamespacedName][]attachedRoute{}
 	for i, res := range routes {
 		parents := parentsOf[i]
 		if len(parents) > 0 {
-			out.Status.Routes[res.info.ref()] = routeParentStatuses(parents, res.refs, partiallyInvalid(res), res.generation, opts)
+			st[res.info.ref()] = statuses[i]
 		}
 		for _, p := range parents {
 			for _, a := range p.attached {
@@ -72,37 +107,51 @@ func Translate(in Input, opts Options) Output {
 			}
 		}
 	}
-	for k, s := range sets {
-		out.Status.ListenerSets[k] = s.status(w)
-	}
-	facts := &routeFacts{in: &w.in}
+	return attached
+}
+
+// gatewayOutcome is what one Gateway adds to the Output once every route
+// is attached: its status, its IR (nil when it has none), and the findings
+// about its IR.
+type gatewayOutcome struct {
+	key      types.NamespacedName
+	gateway  *gatewayResult
+	status   gwv1.GatewayStatus
+	ir       *ir.Gateway
+	findings []diag.Finding
+}
+
+// layOutGateways builds the status and IR of every Gateway, on up to
+// workers goroutines, each Gateway from the routes attached to it. Its
+// order, that of the work (the Gateways with the most routes first, so
+// that the workers finish together), is not the Output's: callers put
+// the outcomes into maps and sorted lists.
+func (w *world) layOutGateways(gateways map[types.NamespacedName]*gatewayResult, attached map[types.NamespacedName][]attachedRoute, workers int) []gatewayOutcome {
+	out := make([]gatewayOutcome, 0, len(gateways))
 	for k, gr := range gateways {
-		out.Status.Gateways[k] = gr.status(w)
-		if !gr.accepted() {
-			continue // not programmed: no IR, and no route attached to reach a backend
-		}
-		if opts.StatusOnly && len(w.backendTLS.policies) == 0 {
-			continue // the IR only matters to status through the policies it reaches
-		}
-		g := w.buildGatewayIR(gr, attached[k])
-		presentClientCertificate(&g, gr)
-		w.addPolicyAncestors(out.Status.BackendTLSPolicies, gr, g)
-		out.IR.Gateways = append(out.IR.Gateways, g)
-		if opts.StatusOnly {
-			continue
-		}
-		out.Findings = append(out.Findings, w.supersededFindings(g)...)
-		out.Findings = append(out.Findings, w.deadMatchFindings(g, facts)...)
+		out = append(out, gatewayOutcome{key: k, gateway: gr})
 	}
-	sortPolicyAncestors(out.Status.BackendTLSPolicies)
-	if opts.StatusOnly {
-		return Output{Status: out.Status}
-	}
-	slices.SortFunc(out.IR.Gateways, func(a, b ir.Gateway) int { return cmp.Compare(a.Name, b.Name) })
-	out.Findings = append(out.Findings, w.backendTLS.policyFindings(out.Status.BackendTLSPolicies, in.Sources)...)
-	out.Findings = append(out.Findings, w.assumed.findings()...)
-	out.Findings = append(out.Findings, w.assumed.extensionFindings()...)
-	out.Findings = diag.Sort(out.Findings)
+	slices.SortFunc(out, func(a, b gatewayOutcome) int {
+		return cmp.Or(cmp.Compare(len(attached[b.key]), len(attached[a.key])),
+			cmp.Compare(a.key.Namespace, b.key.Namespace), cmp.Compare(a.key.Name, b.key.Name))
+	})
+	facts := &routeFacts{in: &w.in}
+	fanOut(workers, len(out), func(i int) {
+		o := &out[i]
+		o.status = o.gateway.status(w)
+		if !o.gateway.accepted() {
+			return // not programmed: no IR, and no route attached to reach a backend
+		}
+		if w.opts.StatusOnly && len(w.backendTLS.policies) == 0 {
+			return // the IR only matters to status through the policies it reaches
+		}
+		g := w.buildGatewayIR(o.gateway, attached[o.key])
+		presentClientCertificate(&g, o.gateway)
+		o.ir = &g
+		if !w.opts.StatusOnly {
+			o.findings = append(w.supersededFindings(g), w.deadMatchFindings(g, facts)...)
+		}
+	})
 	return out
 }
 

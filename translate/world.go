@@ -15,7 +15,7 @@ import (
 )
 
 // world indexes an Input for lookups by key. It is built once per Translate
-// call; nothing in it is mutated afterwards.
+// call; nothing in it is mutated afterwards but assumed and clusters.
 type world struct {
 	in             Input
 	opts           Options
@@ -36,15 +36,16 @@ type world struct {
 	ourControllers map[string]bool
 	// backendTLS is decided once, after every other index is built.
 	backendTLS backendTLSResult
-	// assumed collects the objects this call assumed (see OpenWorld).
+	// assumed collects the objects this call assumed (see OpenWorld). A
+	// fork has its own, merged back in input order (see fork).
 	assumed *assumptions
 	// clusters memoises cluster, a function of the world and a Service
-	// port. It and assumed are the only fields written after newWorld
-	// returns.
-	clusters map[clusterMemoKey]*ir.Cluster
+	// port; forks share it. It and assumed are the only fields written
+	// after newWorld returns.
+	clusters *clusterMemo
 }
 
-func newWorld(in Input, opts Options) *world {
+func newWorld(in Input, opts Options, workers int) *world {
 	w := &world{
 		in:             in,
 		opts:           opts,
@@ -59,8 +60,25 @@ func newWorld(in Input, opts Options) *world {
 		slicesByImport: make(map[types.NamespacedName][]*discoveryv1.EndpointSlice, len(in.ServiceImports)),
 		grantsByNS:     make(map[string][]*gwv1.ReferenceGrant),
 		assumed:        newAssumptions(),
-		clusters:       make(map[clusterMemoKey]*ir.Cluster, len(in.Services)+len(in.ServiceImports)),
+		clusters:       &clusterMemo{byKey: make(map[clusterMemoKey]*ir.Cluster, len(in.Services)+len(in.ServiceImports))},
 	}
+	// The EndpointSlices, as many as the Services, are indexed beside
+	// everything else.
+	fanOut(workers, 2, func(part int) {
+		if part == 0 {
+			w.indexObjects()
+		} else if !opts.StatusOnly { // endpoints matter only to the IR (see buildCluster)
+			indexSlices(w.slicesBySvc, in.EndpointSlices, discoveryv1.LabelServiceName)
+			indexSlices(w.slicesByImport, in.EndpointSlices, mcsv1alpha1.LabelServiceName)
+		}
+	})
+	w.backendTLS = w.resolveBackendTLSPolicies()
+	return w
+}
+
+// indexObjects fills every index of w but the EndpointSlices'.
+func (w *world) indexObjects() {
+	in := &w.in
 	for _, c := range in.GatewayClasses {
 		w.classes[c.Name] = c
 	}
@@ -86,22 +104,31 @@ func newWorld(in Input, opts Options) *world {
 	for _, o := range in.OtherObjects {
 		w.others[o] = true
 	}
-	if !opts.StatusOnly { // endpoints matter only to the IR (see buildCluster)
-		indexSlices(w.slicesBySvc, in.EndpointSlices, discoveryv1.LabelServiceName)
-		indexSlices(w.slicesByImport, in.EndpointSlices, mcsv1alpha1.LabelServiceName)
-	}
 	w.listenerSets = indexListenerSets(in.ListenerSets)
 	for _, g := range in.ReferenceGrants {
 		w.grantsByNS[g.Namespace] = append(w.grantsByNS[g.Namespace], g)
 	}
-	if len(opts.ControllerNames) > 0 {
-		w.ourControllers = make(map[string]bool, len(opts.ControllerNames))
-		for _, n := range opts.ControllerNames {
+	if len(w.opts.ControllerNames) > 0 {
+		w.ourControllers = make(map[string]bool, len(w.opts.ControllerNames))
+		for _, n := range w.opts.ControllerNames {
 			w.ourControllers[n] = true
 		}
 	}
-	w.backendTLS = w.resolveBackendTLSPolicies()
-	return w
+}
+
+// fork returns a world for one worker's share of the routes: it shares
+// every index of w, and the cluster memo, whose entries are the same
+// whichever goroutine builds them first, but records what it assumes on
+// its own. What a route assumes depends on the order of the calls (an
+// assumed object is described by its first reference; an assumed
+// backend's ports are listed as references name them), so the caller
+// merges each fork's assumptions into w's in the order of the routes the
+// fork translated (assumptions.merge), which gives w what translating
+// every route on one goroutine would have given it.
+func (w *world) fork() *world {
+	f := *w
+	f.assumed = newAssumptions()
+	return &f
 }
 
 // indexSlices adds to m the slices that name an owner in label, by owner
