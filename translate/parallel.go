@@ -9,18 +9,17 @@ import (
 )
 
 // Translate does its per-route and per-Gateway work on every core when the
-// input is large: the whole-world translation at the end of a run holds
-// every route. The output does not depend on how many workers ran or in
-// which order they finished: each unit of work writes only its own slot of
-// a result slice, the slots are read back in input order, and what routes
-// add to the world as they are translated (see world.fork) is merged in
-// input order too, so every list comes out as one goroutine would have
-// built it.
+// input is large and the whole Output is wanted: the whole-world
+// translation at the end of a run holds every route. The output does not
+// depend on how many workers ran or in which order they finished: each
+// unit of work writes only its own slot of a result slice, the slots are
+// read back in input order, and what routes add to the world as they are
+// translated (see world.fork) is merged in input order too, so every list
+// comes out as one goroutine would have built it.
 
-// parallelMinRoutes is the fewest routes for which Translate fans out. The
-// reconcilers translate one Gateway's slice of the world at a time, one
-// per core already; below this, a fan-out's fixed cost (forks, merges, a
-// goroutine per worker) buys nothing worth having.
+// parallelMinRoutes is the fewest routes for which Translate fans out:
+// below it, a fan-out's fixed cost (forks, merges, a goroutine per
+// worker) buys nothing worth having.
 const parallelMinRoutes = 4096
 
 // routeChunk is how many routes a worker takes at a time: small enough
@@ -36,9 +35,13 @@ type spread struct {
 	chunk   int
 }
 
-// spreadFor is the spread of Translate over an input of routes routes.
-func spreadFor(routes int) spread {
-	if routes < parallelMinRoutes {
+// spreadFor is the spread of Translate over in with opts. A StatusOnly
+// call stays on its caller's goroutine whatever its size: the reconcilers
+// make those, one Gateway's slice of the world per call and one call per
+// core already, so workers of its own would only add to theirs (and to
+// the heap the collector finds live at once).
+func spreadFor(in Input, opts Options) spread {
+	if opts.StatusOnly || routeCount(in) < parallelMinRoutes {
 		return spread{workers: 1, chunk: routeChunk}
 	}
 	return spread{workers: runtime.GOMAXPROCS(0), chunk: routeChunk}

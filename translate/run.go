@@ -15,9 +15,10 @@ import (
 // first, then Gateways and their listeners, then routes attach to listeners;
 // Gateway status and the IR are built last because attachedRoutes and
 // virtual hosts depend on every route. A large input is translated on
-// every core (see parallel.go); the Output is the same.
+// every core unless opts.StatusOnly (see parallel.go); the Output is the
+// same.
 func Translate(in Input, opts Options) Output {
-	return translateOn(in, opts, spreadFor(routeCount(in)))
+	return translateOn(in, opts, spreadFor(in, opts))
 }
 
 // translateOn is Translate with its work spread as sp says.
