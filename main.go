@@ -19,16 +19,16 @@ const heapCeiling = 192 << 20
 // softMemoryLimit and limitMinPercent hold large runs' memory down
 // (package gctune). At the 100k-route set about 1 GB is live while the
 // world is translated, and at the default pace the heap grew to 1.6-1.7
-// GB (peak RSS 1.76-1.92 GB). A soft limit of 1.5 GiB brings peak RSS to
-// 1.61 GB in the same number of cycles, at no measurable cost; lower
-// limits cost CPU quickly (1.4 GiB: 1.50 GB at about 10-20% more CPU,
-// 1.25 GiB: 1.44 GB at about 20%; docs/performance.md, "Issue 18,
-// session 8"). A live heap above two thirds of the limit raises it to 1.5
-// times the live heap, so that a larger input is collected at most about
-// twice as often as by default. Runs whose live heap stays below
-// about 650 MB are paced as before.
+// GB (peak RSS 1.76-1.92 GB). A soft limit of 1.375 GiB (1408 MiB) brings
+// peak RSS to 1,446-1,465 MiB, under issue 18's 1.5 GB, at no CPU cost
+// measurable once the whole-world Translate runs on every core (session 8,
+// 4 pairs on a quiet machine: 22.4-24.3 s of CPU against 22.2-25.9 s at
+// 1.5 GiB; docs/performance.md). A live heap above two thirds of the limit
+// raises it to 1.5 times the live heap, so that a larger input is
+// collected at most about twice as often as by default. Runs whose live
+// heap stays below about 700 MB (10k routes: 140 MB) are paced as before.
 const (
-	softMemoryLimit = 1536 << 20
+	softMemoryLimit = 1408 << 20
 	limitMinPercent = 50
 )
 
