@@ -26,8 +26,8 @@ type statusObject struct {
 	Kind       string         `json:"kind"`
 	Metadata   statusMetadata `json:"metadata"`
 	// Status is the object's status: for YAML, a pointer to the object's
-	// own status, which yamlenc reads in place; for JSON, decoded into
-	// maps, which encoding/json writes with sorted keys.
+	// own status, which yamlenc reads in place; for JSON, its encoding
+	// with sorted keys (as encoding/json writes maps).
 	Status any `json:"status"`
 }
 
@@ -148,10 +148,19 @@ func statusObjects(objs []client.Object, f format) ([]statusObject, error) {
 		if err := json.Unmarshal(status, &generic); err != nil {
 			return nil, fmt.Errorf("reading the status of %s %s/%s: %w", it.Kind, it.Metadata.Namespace, it.Metadata.Name, err)
 		}
-		if !isEmptyValue(generic) {
-			it.Status = generic
-			kept = append(kept, it)
+		if isEmptyValue(generic) {
+			continue
 		}
+		// Kept as the maps' own encoding (sorted keys), not as the maps:
+		// encoding/json writes the same bytes for either, and 10k
+		// statuses' maps held whole until the document is written cost
+		// far more than their JSON.
+		sorted, err := json.Marshal(generic)
+		if err != nil {
+			return nil, statusError(it, err)
+		}
+		it.Status = json.RawMessage(sorted)
+		kept = append(kept, it)
 	}
 	return kept, nil
 }
