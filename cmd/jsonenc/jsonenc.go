@@ -193,6 +193,11 @@ func (sp *splitter) list(v reflect.Value, prefix string) error {
 		sp.text = append(sp.text, "[]"...)
 		return nil
 	}
+	if n <= sp.run && !walkable(v.Type().Elem()) {
+		// Short, and nothing inside it is cut: encoding/json writes it
+		// whole, rather than item by item.
+		return sp.leaf(v, prefix)
+	}
 	inner := prefix + indent
 	sp.text = append(sp.text, '[', '\n')
 	sp.text = append(sp.text, inner...)

@@ -2,7 +2,10 @@ package load
 
 import (
 	"bytes"
+	"sync"
 	"unicode/utf8"
+
+	"github.com/gwsim/gwsim/offline/scheme"
 )
 
 // scanHeader reads the header the way readHeaderJSON does, but walks the
@@ -45,9 +48,9 @@ func scanHeader(js []byte, sorted bool) (header, bool) {
 		}
 		switch f {
 		case fieldAPIVersion:
-			return s.plainString(&h.APIVersion, typeNames)
+			return s.plainString(&h.APIVersion, typeNames())
 		case fieldKind:
-			return s.plainString(&h.Kind, typeNames)
+			return s.plainString(&h.Kind, typeNames())
 		case fieldMetadata:
 			return s.metadata(&h)
 		}
@@ -236,24 +239,20 @@ func (s *jsonScan) plainString(dst *string, known map[string]string) bool {
 	return true
 }
 
-// typeNames are the apiVersion and kind values of the objects gwsim
-// reads, each kept once, so that an object's header, and the references
-// made from it that live through the run, do not hold copies of their
-// own (two allocations per object fewer). It is never written after
-// package initialisation.
-var typeNames = func() map[string]string {
+// typeNames are the apiVersion and kind values of the kinds gwsim's
+// scheme knows, each kept once, so that an object's header, and the
+// references made from it that live through the run, do not hold copies
+// of their own (two allocations per object fewer). The map is built on
+// first use and never written after.
+var typeNames = sync.OnceValue(func() map[string]string {
 	names := map[string]string{}
-	for _, s := range []string{
-		"v1", "discovery.k8s.io/v1", "gateway.networking.k8s.io/v1", "gateway.networking.k8s.io/v1beta1",
-		"gateway.networking.k8s.io/v1alpha2", "gateway.networking.k8s.io/v1alpha3", "gateway.networking.x-k8s.io/v1alpha1",
-		"Service", "EndpointSlice", "Secret", "ConfigMap", "Namespace", "GatewayClass", "Gateway", "HTTPRoute",
-		"GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute", "ReferenceGrant", "BackendTLSPolicy", "ListenerSet",
-		"XListenerSet", "XBackendTrafficPolicy", "XMesh", "ServiceImport",
-	} {
-		names[s] = s
+	for gvk := range scheme.New().AllKnownTypes() {
+		gv := gvk.GroupVersion().String()
+		names[gv] = gv
+		names[gvk.Kind] = gvk.Kind
 	}
 	return names
-}()
+})
 
 // str reads a string at s.i and returns its contents between the quotes,
 // escapes intact, after checking them.
