@@ -102,3 +102,22 @@ func EachYAMLFile(dir string, fn func(path string, data []byte) error) error {
 		return fn(path, data)
 	})
 }
+
+// EnvoyGatewayModule is the Envoy Gateway release whose translator golden
+// cases (internal/gatewayapi/testdata) the envoy-gateway profile is
+// measured against. It is the release go.mod pins for EG's API types.
+const EnvoyGatewayModule = "github.com/envoyproxy/gateway@v1.9.1"
+
+// EnvoyGatewayDir returns the directory of EnvoyGatewayModule in the module
+// cache, downloading it there if it is not yet (go mod download -json).
+func EnvoyGatewayDir() (string, error) {
+	out, err := exec.Command("go", "mod", "download", "-json", EnvoyGatewayModule).Output()
+	if err != nil {
+		return "", fmt.Errorf("go mod download %s: %w", EnvoyGatewayModule, err)
+	}
+	var mod struct{ Dir string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
+		return "", fmt.Errorf("go mod download %s: no Dir in %s (%v)", EnvoyGatewayModule, out, err)
+	}
+	return mod.Dir, nil
+}

@@ -1,0 +1,226 @@
+package egmeasure_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gwsim/gwsim/cmd"
+	"github.com/gwsim/gwsim/internal/corpus"
+	"github.com/gwsim/gwsim/internal/egmeasure"
+)
+
+// agreementFloor is the number of cases without EG policy kinds on which
+// gwsim agrees with EG today: fewer fails the test, so a regression shows.
+// Raise it when gwsim agrees on more.
+const agreementFloor = 1
+
+var (
+	report = flag.String("report", "", "write the per-case results and the difference classes to this file")
+	only   = flag.String("case", "", "run only the cases whose name matches this regular expression (the floor is not checked)")
+	dump   = flag.String("dump", "", "write each case's manifests, as gwsim reads them, to DIR/NAME.yaml")
+)
+
+// gwsimArgs is how the measure runs gwsim: status as JSON, from stdin,
+// with EG's controllerName (so that EG's class is gwsim's and selects the
+// envoy-gateway profile), no admission (EG's test hands objects to the
+// translator unvalidated, as its standalone file provider does) and the
+// experimental channel (the test's inputs use its kinds and fields).
+var gwsimArgs = []string{"status", "-o", "json", "-f", "-", "--channel", "experimental",
+	"--validate=false", "--controller-name", egmeasure.ControllerName}
+
+type result struct {
+	name        string
+	policyKinds []string
+	unsimulated []string
+	err         string
+	diffs       []egmeasure.Difference
+}
+
+func (r result) pass() bool { return r.err == "" && len(r.diffs) == 0 }
+
+func TestEnvoyGatewayTranslatorCases(t *testing.T) {
+	dir, err := corpus.EnvoyGatewayDir()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("Envoy Gateway's translator cases are missing: %v", err)
+		}
+		t.Skipf("Envoy Gateway's translator cases are not in the module cache: %v", err)
+	}
+	testdata := filepath.Join(dir, "internal", "gatewayapi", "testdata")
+	cases, err := egmeasure.Cases(testdata)
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("Envoy Gateway's translator cases in %s: %d cases, %v", testdata, len(cases), err)
+	}
+	base, err := os.ReadFile(filepath.Join(testdata, "base", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = slices.DeleteFunc(cases, func(c egmeasure.Case) bool { return !re.MatchString(c.Name) })
+	}
+	results := make([]result, len(cases))
+	for i, c := range cases {
+		results[i] = runCase(c, base)
+	}
+	total, noPolicy, passNoPolicy, pass := 0, 0, 0, 0
+	for _, r := range results {
+		total++
+		if r.pass() {
+			pass++
+		}
+		if len(r.policyKinds) == 0 {
+			noPolicy++
+			if r.pass() {
+				passNoPolicy++
+			}
+		}
+		if !r.pass() && testing.Verbose() {
+			t.Logf("FAIL %s%s", r.name, describe(r))
+		}
+	}
+	summary := fmt.Sprintf("Envoy Gateway translator cases: %d; without EG policy kinds: %d, gwsim agrees on %d (%.1f%%); all cases: agrees on %d (%.1f%%)",
+		total, noPolicy, passNoPolicy, percent(passNoPolicy, noPolicy), pass, percent(pass, total))
+	t.Log(summary)
+	if *report != "" {
+		if err := os.WriteFile(*report, []byte(renderReport(summary, results)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if *only == "" && passNoPolicy < agreementFloor {
+		t.Errorf("gwsim agrees with Envoy Gateway on %d cases without policy kinds, fewer than the floor of %d", passNoPolicy, agreementFloor)
+	}
+}
+
+func runCase(c egmeasure.Case, base []byte) result {
+	r := result{name: c.Name}
+	inData, err := os.ReadFile(c.In)
+	if err != nil {
+		r.err = err.Error()
+		return r
+	}
+	in, err := egmeasure.ReadInput(inData)
+	if err != nil {
+		r.err = "input: " + err.Error()
+		return r
+	}
+	r.policyKinds, r.unsimulated = in.PolicyKinds, in.Unsimulated
+	manifests, implied, err := in.Manifests(base)
+	if err != nil {
+		r.err = "input: " + err.Error()
+		return r
+	}
+	if *dump != "" {
+		if err := os.WriteFile(filepath.Join(*dump, c.Name+".yaml"), manifests, 0o644); err != nil {
+			r.err = err.Error()
+			return r
+		}
+	}
+	outData, err := os.ReadFile(c.Out)
+	if err != nil {
+		r.err = err.Error()
+		return r
+	}
+	want, err := egmeasure.ReadExpected(outData)
+	if err != nil {
+		r.err = "expected output: " + err.Error()
+		return r
+	}
+	var stdout, stderr bytes.Buffer
+	code := cmd.Execute(gwsimArgs, cmd.Streams{In: bytes.NewReader(manifests), Out: &stdout, Err: &stderr})
+	if code > 1 {
+		r.err = fmt.Sprintf("gwsim exit %d: %s", code, firstLine(stderr.String()))
+		return r
+	}
+	got, err := egmeasure.ReadGot(stdout.Bytes())
+	if err != nil {
+		r.err = "gwsim output: " + err.Error()
+		return r
+	}
+	for _, k := range implied {
+		delete(got, k)
+	}
+	r.diffs = egmeasure.Compare(want, got)
+	return r
+}
+
+func describe(r result) string {
+	if r.err != "" {
+		return ": " + r.err
+	}
+	var b strings.Builder
+	for _, d := range r.diffs {
+		b.WriteString("\n    " + d.String())
+	}
+	return b.String()
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+func percent(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+// renderReport writes the results as Markdown: the summary, the
+// difference classes of the cases without policy kinds with the number of
+// cases each appears in, and every failing case.
+func renderReport(summary string, results []result) string {
+	classes := map[string]int{}
+	for _, r := range results {
+		if len(r.policyKinds) > 0 {
+			continue
+		}
+		seen := map[string]bool{}
+		if r.err != "" {
+			seen["run error: "+r.err] = true
+		}
+		for _, d := range r.diffs {
+			seen[d.Class()] = true
+		}
+		for c := range seen {
+			classes[c]++
+		}
+	}
+	names := make([]string, 0, len(classes))
+	for c := range classes {
+		names = append(names, c)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if classes[names[i]] != classes[names[j]] {
+			return classes[names[i]] > classes[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	var b strings.Builder
+	b.WriteString(summary + "\n\n## Difference classes (cases without policy kinds)\n\n| cases | difference |\n| --- | --- |\n")
+	for _, c := range names {
+		fmt.Fprintf(&b, "| %d | %s |\n", classes[c], c)
+	}
+	b.WriteString("\n## Cases\n\n")
+	for _, r := range results {
+		status := "pass"
+		if !r.pass() {
+			status = "FAIL"
+		}
+		fmt.Fprintf(&b, "- %s %s (policy kinds: %s; not given to gwsim: %s)%s\n", status, r.name,
+			strings.Join(r.policyKinds, ","), strings.Join(r.unsimulated, ","), describe(r))
+	}
+	return b.String()
+}
