@@ -122,3 +122,12 @@ envoyProxyForGatewayClass:
 		t.Error("an unknown key must be an error, as in EG's test")
 	}
 }
+
+func TestExplain(t *testing.T) {
+	if Explain("Gateway ResolvedRefs: EG absent, gwsim True/ResolvedRefs") == "" {
+		t.Error("a known difference has no reason")
+	}
+	if r := Explain("Widget Frobbed: EG True/Frobbed, gwsim absent"); r != "" {
+		t.Errorf("an unknown difference is explained by %q", r)
+	}
+}

@@ -178,11 +178,14 @@ func percent(a, b int) float64 {
 	return 100 * float64(a) / float64(b)
 }
 
-// renderReport writes the results as Markdown: the summary, the
-// difference classes of the cases without policy kinds with the number of
-// cases each appears in, and every failing case.
+// renderReport writes the results as Markdown: the summary, the reasons
+// for the differences on the cases without policy kinds (each with the
+// number of cases it appears in, and its difference classes), and every
+// case.
 func renderReport(summary string, results []result) string {
+	byReason := map[string]map[string]bool{}
 	classes := map[string]int{}
+	reasonCases := map[string]int{}
 	for _, r := range results {
 		if len(r.policyKinds) > 0 {
 			continue
@@ -194,24 +197,30 @@ func renderReport(summary string, results []result) string {
 		for _, d := range r.diffs {
 			seen[d.Class()] = true
 		}
+		seenReason := map[string]bool{}
 		for c := range seen {
 			classes[c]++
+			reason := egmeasure.Explain(c)
+			if reason == "" {
+				reason = "no reason recorded"
+			}
+			if byReason[reason] == nil {
+				byReason[reason] = map[string]bool{}
+			}
+			byReason[reason][c] = true
+			seenReason[reason] = true
+		}
+		for reason := range seenReason {
+			reasonCases[reason]++
 		}
 	}
-	names := make([]string, 0, len(classes))
-	for c := range classes {
-		names = append(names, c)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if classes[names[i]] != classes[names[j]] {
-			return classes[names[i]] > classes[names[j]]
-		}
-		return names[i] < names[j]
-	})
 	var b strings.Builder
-	b.WriteString(summary + "\n\n## Difference classes (cases without policy kinds)\n\n| cases | difference |\n| --- | --- |\n")
-	for _, c := range names {
-		fmt.Fprintf(&b, "| %d | %s |\n", classes[c], c)
+	b.WriteString(summary + "\n\n## Differences on the cases without policy kinds, by reason\n\n")
+	for _, reason := range byCount(reasonCases) {
+		fmt.Fprintf(&b, "- %d cases: %s\n", reasonCases[reason], reason)
+		for _, c := range byCount(subset(classes, byReason[reason])) {
+			fmt.Fprintf(&b, "  - %d: %s\n", classes[c], c)
+		}
 	}
 	b.WriteString("\n## Cases\n\n")
 	for _, r := range results {
@@ -223,4 +232,27 @@ func renderReport(summary string, results []result) string {
 			strings.Join(r.policyKinds, ","), strings.Join(r.unsimulated, ","), describe(r))
 	}
 	return b.String()
+}
+
+// byCount sorts the keys of counts, largest count first, then by name.
+func byCount(counts map[string]int) []string {
+	names := make([]string, 0, len(counts))
+	for c := range counts {
+		names = append(names, c)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if counts[names[i]] != counts[names[j]] {
+			return counts[names[i]] > counts[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+func subset(counts map[string]int, keys map[string]bool) map[string]int {
+	out := map[string]int{}
+	for k := range keys {
+		out[k] = counts[k]
+	}
+	return out
 }

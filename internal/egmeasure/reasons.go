@@ -1,0 +1,69 @@
+package egmeasure
+
+import "regexp"
+
+// Reason explains a group of differences: why gwsim's status differs from
+// EG's there. docs/implementations.md lists them with their counts.
+type Reason struct {
+	// Group is the short name the report groups by.
+	Group string
+	// match selects the differences, by their Class.
+	match *regexp.Regexp
+}
+
+// reasons are tried in order; the first that matches a difference's Class
+// explains it. Each names an Envoy Gateway behaviour (its source file in
+// internal/gatewayapi, or its docs) that gwsim does not reproduce yet.
+var reasons = []Reason{
+	{"EG writes a Gateway's ResolvedRefs only for spec.tls.backend.clientCertificateRef (validate.go); gwsim writes it always",
+		regexp.MustCompile(`^Gateway ResolvedRefs: EG absent`)},
+	{"EG writes no SupportedVersion on a GatewayClass (status/gatewayclass.go)",
+		regexp.MustCompile(`^GatewayClass SupportedVersion`)},
+	{"EnvoyProxy parameters: EG validates the EnvoyProxy a class or Gateway names and refuses them with InvalidParameters",
+		regexp.MustCompile(`InvalidParameters`)},
+	{"Backend status: EG writes Accepted on every Backend (backend.go); gwsim does not simulate Backend yet",
+		regexp.MustCompile(`^Backend `)},
+	{"Backend and ServiceImport endpoints: EG refuses backendRefs by endpoint address type and Backend settings (UnsupportedAddressType, InvalidAddress, InvalidBackendRef, UnsupportedRefValue, EndpointsNotFound)",
+		regexp.MustCompile(`UnsupportedAddressType|InvalidAddress|InvalidBackendRef|UnsupportedRefValue|EndpointsNotFound`)},
+	{"BackendTLSPolicy: EG records the route's parentRef (with its sectionName) as the ancestor, aggregates past 16 ancestors, and says InvalidBackendTLS on the route",
+		regexp.MustCompile(`^BackendTLSPolicy |InvalidBackendTLS|Aggregated`)},
+	{"EG's listener condition shape: a listener with a problem gets Programmed False/Invalid and no Accepted condition (validate.go validateListenerConditions), so EG's provider counts it as not accepted",
+		regexp.MustCompile(`listener Accepted: EG absent|^Gateway Accepted: EG (True|False)/ListenersNotValid|^Gateway Accepted: EG True/Accepted, gwsim (True|False)/ListenersNotValid|ListenerSet (listener )?(Accepted|Programmed): EG (True|False)/ListenersNotValid`)},
+	{"EG writes no listener status on a Gateway it refuses as a whole (invalid EnvoyProxy parameters, an unsupported address type)",
+		regexp.MustCompile(`^Gateway listener entry: EG absent`)},
+	{"EG keeps the first of two TCP or UDP listeners on one port, and a valid listener over a conflicting one whose certificate is invalid (validateConflictedLayer4Listeners, isSpecValidForConflictChecks); gwsim conflicts both, which the spec's distinct-listeners rule allows",
+		regexp.MustCompile(`listener Accepted: EG True/Accepted, gwsim False/(ProtocolConflict|HostnameConflict)`)},
+	{"EG writes no parent status for a parentRef naming a ListenerSet its Gateway does not admit, or a listener it does not program",
+		regexp.MustCompile(`parent entry: EG absent`)},
+	{"EG's own RouteRulesOverlap condition on routes whose rules overlap",
+		regexp.MustCompile(`RouteRulesOverlap`)},
+	{"EG keeps routes attached to a conflicted or otherwise not programmed listener (attachedRoutes, route Accepted)",
+		regexp.MustCompile(`attachedRoutes|parent Accepted: EG True/Accepted, gwsim False/NotAllowedByListeners|Accepted: EG absent, gwsim False/(ProtocolConflict|HostnameConflict)`)},
+	{"EG lets a TLS listener carry TCPRoutes (supportedKinds TLSRoute and TCPRoute)",
+		regexp.MustCompile(`supportedKinds`)},
+	{"EG validates route fields the API server validates (header names and values, empty modifiers, rewrite paths, regexes, filter types) and refuses the rule with UnsupportedValue; gwsim trusts admission",
+		regexp.MustCompile(`EG False/UnsupportedValue|EG True/UnsupportedValue|InvalidBackendFilters`)},
+	{"EG's filter rules: repeated header modifiers merge, a mirror with a direct response drops the rule (IncompatibleFilters)",
+		regexp.MustCompile(`IncompatibleFilters`)},
+	{"EG's reasons for backend references: PortNotSpecified, PortNotFound, InvalidRule, BackendNotFound where gwsim says otherwise",
+		regexp.MustCompile(`PortNotSpecified|PortNotFound|InvalidRule|EG False/BackendNotFound|EG False/InvalidKind|parent ResolvedRefs: EG absent`)},
+	{"TLS: EG reads certificates from SDS and ClusterTrustBundles, falls back to tls.crt for CAs, programs listeners with some invalid certificates (PartiallyInvalidCertificateRef), and gives frontend-validation problems their own Programmed reasons",
+		regexp.MustCompile(`PartiallyInvalidCertificateRef|ListenersNotResolved|TLSRoute parent Accepted|ListenerSet Accepted: EG True/Accepted|SDSCertificateOpaque|CACertificate|InvalidCertificateRef|UnsupportedTLSMode|RefNotPermitted|listener Programmed|NoValidCACertificate|UnsupportedProtocol`)},
+	{"ListenerSets: when listeners of one ListenerSet clash among themselves, EG lets no ListenerSet listener of that hostname keep the port (validateConflictedHostnameListeners); gwsim lets the next ListenerSet's listener keep it",
+		regexp.MustCompile(`^ListenerSet listener (Accepted|Conflicted|Programmed): EG \S*HostnameConflict`)},
+	{"mergeGateways: EG's merged Gateways conflict and overlap across Gateways",
+		regexp.MustCompile(`OverlappingTLSConfig|Conflicted`)},
+	{"Standalone input: EG's loader turns a number into a string field; the API server, and gwsim's admission, refuse it",
+		regexp.MustCompile(`^run error: .*expected string, got number`)},
+}
+
+// Explain returns the group that explains a difference class, or "" when
+// none does.
+func Explain(class string) string {
+	for _, r := range reasons {
+		if r.match.MatchString(class) {
+			return r.Group
+		}
+	}
+	return ""
+}
