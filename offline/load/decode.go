@@ -23,6 +23,7 @@ import (
 // one: it is not changed after newDecoder returns.
 type decoder struct {
 	scheme    *runtime.Scheme
+	catalog   catalog
 	namespace string
 	limits    Limits
 	// admission admits Gateway API objects as the API server would, before
@@ -39,7 +40,7 @@ func newDecoder(namespace string, limits Limits, adm *admission) *decoder {
 	if namespace == "" {
 		namespace = "default"
 	}
-	return &decoder{scheme: s, namespace: namespace, limits: limits.withDefaults(), admission: adm, typed: &typed.Decoder{}}
+	return &decoder{scheme: s, catalog: newCatalog(s), namespace: namespace, limits: limits.withDefaults(), admission: adm, typed: &typed.Decoder{}}
 }
 
 // decoded is what one document yields.
@@ -185,6 +186,10 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 		return
 	}
 	if obj == nil {
+		if f, ok := d.catalog.noMatch(gvk, ref, src, at); ok {
+			out.findings = append(out.findings, f)
+			return
+		}
 		out.ignored = append(out.ignored, gvk.GroupKind())
 		out.others = append(out.others, otherObjects(gvk.GroupKind(), h, ref)...)
 		if p, ok := policyAttachment(js, gvk.GroupKind(), ref, src); ok {

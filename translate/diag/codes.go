@@ -131,6 +131,10 @@ var codes = []Code{
 		Help: "Shrink the input, or raise --max-file-bytes or --max-total-bytes when the input really is that large; the API server's own limits (names, annotations) cannot be raised."},
 	{ID: "GWS1010", Group: GroupInput, Reason: ReasonNotRegularFile, Title: "Directory entry that is not a regular file",
 		Help: "Remove the device, FIFO or socket from the directory, or name it with -f if it is meant to be read."},
+	{ID: "GWS1030", Group: GroupInput, Reason: ReasonNoKindMatch, Title: "Kind or version that no API server serves",
+		Help: "Fix the kind or apiVersion: the message lists what the group serves and the closest match."},
+	{ID: "GWS1031", Group: GroupInput, Reason: ReasonObsoleteGroup, Title: "Obsolete Gateway API group networking.x-k8s.io",
+		Help: "Move the object to gateway.networking.k8s.io (v1 for most kinds) and update its fields to that version."},
 
 	// Validation: values a conformant gateway rejects.
 	{ID: "GWS2001", Group: GroupValidation, Reason: "UnsupportedValue", Title: "Unsupported value",

@@ -161,6 +161,13 @@ const (
 	// ReasonNotServed: the chosen channel's CRDs do not serve the object's
 	// kind at its apiVersion; gwsim leaves it out.
 	ReasonNotServed = "NotServed"
+	// ReasonNoKindMatch: the object's group is one gwsim models, but no
+	// API server serves its kind at its apiVersion (a misspelt kind or
+	// version); kubectl answers "no matches for kind", gwsim leaves it out.
+	ReasonNoKindMatch = "NoKindMatch"
+	// ReasonObsoleteGroup: the object is in the Gateway API's group before
+	// v1alpha2 (networking.x-k8s.io), which no current cluster serves.
+	ReasonObsoleteGroup = "ObsoleteGroup"
 	// ReasonPrunedField: a field of the experimental channel used under the
 	// standard one; the API server would prune it, and gwsim ignores it.
 	ReasonPrunedField = "PrunedField"

@@ -1,0 +1,68 @@
+package load
+
+import (
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/gwsim/gwsim/offline/scheme"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+func TestCatalogNoMatch(t *testing.T) {
+	c := newCatalog(scheme.New())
+	for _, tc := range []struct {
+		apiVersion, kind string
+		want             string // "" means no finding
+		severity         diag.Severity
+	}{
+		{"gateway.networking.k8s.io/v1", "HTTPRoute", "", 0},
+		{"gateway.networking.k8s.io/v1beta1", "HTTPRoute", "", 0},
+		{"v1", "Service", "", 0},
+		{"v1", "Pod", "", 0}, // served, merely not read by gwsim
+		{"apps/v1", "Deploymnet", "", 0},
+		{"multicluster.x-k8s.io/v1beta1", "ServiceImport", "", 0},
+		{"example.com/v1", "HttpRoute", "", 0},
+		{"gateway.networking.k8s.io/v1", "HttpRoute", "did you mean kind: HTTPRoute?", diag.Error},
+		{"gateway.networking.k8s.io/v1", "HTTPRoutes", "did you mean kind: HTTPRoute?", diag.Error},
+		{"gateway.networking.k8s.io/v1", "Gatway", "did you mean kind: Gateway?", diag.Error},
+		{"gateway.networking.k8s.io/v1", "gatewayclasses", "did you mean kind: GatewayClass?", diag.Error},
+		{"gateway.networking.k8s.io/v9", "HTTPRoute", "did you mean apiVersion: gateway.networking.k8s.io/v1?", diag.Error},
+		{"gateway.networking.k8s.io/V1BETA1", "HTTPRoute", "did you mean apiVersion: gateway.networking.k8s.io/v1beta1?", diag.Error},
+		{"v1", "HTTPRoute", "did you mean apiVersion: gateway.networking.k8s.io/v1?", diag.Error},
+		{"v1", "Servic", "did you mean kind: Service?", diag.Error},
+		{"gateway.networking.k8s.io/v1", "Zebra", "serves the kinds BackendTLSPolicy,", diag.Error},
+		{"networking.x-k8s.io/v1alpha1", "HTTPRoute", "successor is gateway.networking.k8s.io (HTTPRoute is served as gateway.networking.k8s.io/v1)", diag.Warning},
+	} {
+		gvk := schema.FromAPIVersionAndKind(tc.apiVersion, tc.kind)
+		f, ok := c.noMatch(gvk, diag.ObjectRef{Kind: tc.kind, Name: "x"}, diag.Source{}, origin{})
+		switch {
+		case tc.want == "" && ok:
+			t.Errorf("%s %s: unexpected finding %q", tc.apiVersion, tc.kind, f.Message)
+		case tc.want != "" && !ok:
+			t.Errorf("%s %s: no finding, want one saying %q", tc.apiVersion, tc.kind, tc.want)
+		case ok && (!strings.Contains(f.Message, tc.want) || f.Severity != tc.severity):
+			t.Errorf("%s %s: got %s %q, want %s with %q", tc.apiVersion, tc.kind, f.Severity, f.Message, tc.severity, tc.want)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"gateway", "gatway", 3, 1},
+		{"gatway", "gateway", 3, 1},
+		{"httproute", "httproute", 3, 0},
+		{"abc", "xyz", 3, 3},
+		{"grpcroute", "httproute", 3, 3},
+		{"", "ab", 3, 2},
+	} {
+		if got := editDistance(tc.a, tc.b, tc.limit); got != tc.want {
+			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", tc.a, tc.b, tc.limit, got, tc.want)
+		}
+	}
+}
