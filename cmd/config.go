@@ -37,6 +37,8 @@ type configFile struct {
 	Channel string `json:"channel,omitempty"`
 	// Assume is --assume: all, none, or a comma-separated list of kinds.
 	Assume string `json:"assume,omitempty"`
+	// Validate is --validate: strict, warn, ignore, true or false.
+	Validate validateSetting `json:"validate,omitempty"`
 }
 
 // findConfig looks for the config file in the directory of start (a file or
@@ -132,6 +134,11 @@ func (c configFile) validate() error {
 	}
 	if c.Channel != "" && c.Channel != "standard" && c.Channel != "experimental" {
 		errs = append(errs, fmt.Errorf("channel: %q is not standard or experimental", c.Channel))
+	}
+	if c.Validate != "" {
+		if _, err := parseValidate(string(c.Validate)); err != nil {
+			errs = append(errs, fmt.Errorf("validate: %w", err))
+		}
 	}
 	if c.Assume != "" && !assumeValue.MatchString(c.Assume) {
 		errs = append(errs, fmt.Errorf("assume: %q is not all, none or a comma-separated list of kinds", c.Assume))

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gwsim/gwsim/offline/load"
 )
 
 // writeTree writes files (relative path -> content) under a new temp dir.
@@ -65,6 +67,8 @@ func TestReadConfigErrors(t *testing.T) {
 		{"assume: secrets\n", `assume: "secrets" is not all, none or a comma-separated list of kinds`},
 		{"controllerNames: ['']\n", `controllerNames[0]: must not be empty`},
 		{"ignores: [GWS3001]\n", `unknown field "ignores"`},
+		{"validate: loose\n", `validate: "loose" is not one of strict|warn|ignore|true|false`},
+		{"validate: 1\n", `validate: want one of strict|warn|ignore|true|false`},
 	}
 	for _, tt := range tests {
 		dir := writeTree(t, map[string]string{".gwsim.yaml": tt.content})
@@ -76,6 +80,22 @@ func TestReadConfigErrors(t *testing.T) {
 	dir := writeTree(t, map[string]string{".gwsim.yaml": "channel: experimental\nassume: Secret,Service\ncontrollerNames: [a.example/x]\n"})
 	if _, err := readConfig(filepath.Join(dir, ".gwsim.yaml")); err != nil {
 		t.Errorf("valid config: %v", err)
+	}
+	for content, want := range map[string]validation{
+		"validate: false\n":  {off: true},
+		"validate: ignore\n": {off: true},
+		"validate: true\n":   {fields: load.FieldsStrict},
+		"validate: warn\n":   {fields: load.FieldsWarn},
+	} {
+		dir := writeTree(t, map[string]string{".gwsim.yaml": content})
+		cfg, err := readConfig(filepath.Join(dir, ".gwsim.yaml"))
+		if err != nil {
+			t.Errorf("%q: %v", content, err)
+			continue
+		}
+		if got, err := parseValidate(string(cfg.Validate)); err != nil || got != want {
+			t.Errorf("%q: validation %+v, %v; want %+v", content, got, err, want)
+		}
 	}
 }
 

@@ -38,8 +38,10 @@ type pipelineFlags struct {
 	// Channel is the Gateway API CRD set assumed installed (--channel, or
 	// the config file's channel; empty means standard).
 	Channel string
-	// Validate admits objects as the API server would (--validate).
-	Validate bool
+	// Validate is --validate as given (or the config file's validate):
+	// strict, warn, ignore, true or false. validation holds it parsed.
+	Validate   string
+	validation validation
 	// Assume is --assume, or the config file's assume: "" (the
 	// per-namespace rule), all, none, or a list of kinds (see
 	// load.OpenWorld).
@@ -83,8 +85,9 @@ func (p *pipelineFlags) register(c *cobra.Command, formats ...format) {
 	fs.StringArrayVar(&p.Exclude, "exclude", nil, "skip files whose path below a -f directory, or whose name, matches this glob (repeatable)")
 	fs.StringVar(&p.Channel, "channel", string(validate.Standard),
 		"Gateway API CRD channel assumed installed: standard|experimental (fields of the other channel are pruned, kinds it lacks are errors)")
-	fs.BoolVar(&p.Validate, "validate", true,
-		"validate objects against the CRD schemas and CEL rules as the API server would; false still applies the CRD defaults")
+	fs.StringVar(&p.Validate, "validate", "strict",
+		"admit objects as the API server would ("+validateValues+"): strict refuses objects with an unknown or duplicate field, as kubectl apply does by default; warn drops such a field with a warning; ignore or false skips validation (the CRD defaults are still applied)")
+	fs.Lookup("validate").NoOptDefVal = "strict"
 	fs.StringVarP(&p.Output, "output", "o", string(formats[0]), "output format: "+names)
 	fs.BoolVarP(&p.Verbose, "verbose", "v", false, "print passes, object counts and info findings on stderr")
 	registerFormatCompletion(c, formats)
@@ -135,6 +138,9 @@ func (p *pipelineFlags) complete(c *cobra.Command) (format, error) {
 	}
 	if err := p.Findings.complete(c, p); err != nil {
 		return "", err
+	}
+	if p.validation, err = parseValidate(p.Validate); err != nil {
+		return "", usageErrorf("--validate: %v", err)
 	}
 	if _, err := load.OpenWorld(nil, nil, p.Assume); err != nil {
 		return "", usageErrorf("%v", err)

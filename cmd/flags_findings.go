@@ -83,6 +83,9 @@ func (f *findingFlags) complete(c *cobra.Command, p *pipelineFlags) error {
 	if fl := c.Flags().Lookup("channel"); (fl == nil || !fl.Changed) && cfg.Channel != "" {
 		p.Channel = cfg.Channel
 	}
+	if fl := c.Flags().Lookup("validate"); (fl == nil || !fl.Changed) && cfg.Validate != "" {
+		p.Validate = string(cfg.Validate)
+	}
 	if fl := c.Flags().Lookup("assume"); fl == nil || !fl.Changed {
 		p.Assume = cfg.Assume
 	}

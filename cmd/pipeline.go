@@ -60,7 +60,8 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		Exclude:   p.Exclude,
 		// complete checked the name.
 		Channel:      validate.Channel(p.Channel),
-		NoValidation: !p.Validate,
+		NoValidation: p.validation.off,
+		Fields:       p.validation.fields,
 		Limits:       p.Limits,
 	})
 	platform := loadPlatformGateways(p, loaded)

@@ -28,7 +28,7 @@ func loadPlatformGateways(p *pipelineFlags, loaded load.Result) platformGateways
 		return out
 	}
 	res := load.Load(load.Options{Paths: p.Gateways, Recursive: true, Namespace: p.Namespace, Exclude: p.Exclude,
-		Channel: validate.Channel(p.Channel), NoValidation: !p.Validate})
+		Channel: validate.Channel(p.Channel), NoValidation: p.validation.off, Fields: p.validation.fields})
 	out.errors = res.Errors
 	for _, o := range res.Objects {
 		g, ok := o.(*gwv1.Gateway)

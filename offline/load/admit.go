@@ -29,13 +29,16 @@ type admission struct {
 	// so that the rest of gwsim sees objects as a cluster stores them, but
 	// nothing is pruned or rejected.
 	validate bool
+	// fields says whether a pruned field refuses the object (strict) or
+	// is a warning.
+	fields FieldValidation
 }
 
-func newAdmission(channel validate.Channel, skip bool) *admission {
+func newAdmission(channel validate.Channel, skip bool, fields FieldValidation) *admission {
 	if channel == "" {
 		channel = validate.Standard
 	}
-	a := &admission{channel: validate.New(channel), validate: !skip}
+	a := &admission{channel: validate.New(channel), validate: !skip, fields: fields}
 	if channel == validate.Standard {
 		a.experimental = validate.New(validate.Experimental)
 	}
@@ -124,6 +127,13 @@ func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.Objec
 	// Pruned fields matter only for an object that is stored: a rejected
 	// one's reasons say more (a value of the wrong type has its keys
 	// pruned too).
+	if a.fields == FieldsStrict && len(res.Pruned) > 0 {
+		for _, p := range res.Pruned {
+			experimental := a.experimental != nil && a.experimental.HasField(gvk, p)
+			out.findings = append(out.findings, strictUnknown(ref, at.fieldSource(src, p), p, experimental))
+		}
+		return nil, false
+	}
 	out.findings = append(out.findings, a.prunedFindings(gvk, res.Pruned, ref, src, at)...)
 	ns.restore()
 	return obj, true

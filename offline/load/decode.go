@@ -73,15 +73,21 @@ func (d *decoder) document(doc document, ws *workspace) decoded {
 	if !ok {
 		return out
 	}
-	d.value(js, src, &out, origin{doc: doc, ws: ws, converted: converted}, 0)
 	if repeated != nil {
-		// The warning names the document's object, so that it sorts and
+		// The finding names the document's object, so that it sorts and
 		// reads like every other finding about that object.
 		if h, err := readHeader(js, false); err == nil && !h.hasItems {
 			repeated.Object = d.ref(schema.FromAPIVersionAndKind(h.APIVersion, h.Kind).GroupKind(), h)
 		}
+		if d.strictFields() {
+			// The API server refuses the request: nothing in it is stored.
+			out.findings = append(out.findings, strictDuplicate(repeated.Object, repeated.Source, "", repeated.Message))
+			return out
+		}
+		repeated.Message += " (the last value is used)"
 		out.findings = append(out.findings, *repeated)
 	}
+	d.value(js, src, &out, origin{doc: doc, ws: ws, converted: converted}, 0)
 	return out
 }
 
@@ -120,10 +126,15 @@ func (d *decoder) toJSON(doc document, conv *yamljson.Converter, src diag.Source
 		out.errors = append(out.errors, parseError(src, diag.ObjectRef{}, msg))
 		return nil, nil, false, false
 	}
-	_, msg := yamlMessage(strictErr.Error(), doc.base)
+	line, msg := yamlMessage(strictErr.Error(), doc.base)
+	if line != 0 && d.strictFields() {
+		// An error points at the repeated key itself; the warning stays
+		// at the document, where it has always been.
+		src.Line = line
+	}
 	return js, &diag.Finding{
 		Severity: diag.Warning, Source: src, Reason: diag.ReasonParseError,
-		Message: msg + " (the last value is used)",
+		Message: msg,
 	}, false, true
 }
 
@@ -270,7 +281,10 @@ func (d *decoder) decodeTyped(js []byte, admitted map[string]any, gvk schema.Gro
 	// The serializer would wrap strictErrs in a StrictDecodingError, whose
 	// Errors() returns them unchanged.
 	for _, e := range strictErrs {
-		out.findings = append(out.findings, strictFinding(src, ref, e.Error()))
+		out.findings = append(out.findings, d.strictFinding(src, ref, e.Error(), at))
+	}
+	if len(strictErrs) > 0 && d.strictFields() {
+		return nil, false
 	}
 	return obj, true
 }
@@ -330,6 +344,13 @@ func (d *decoder) newObject(gvk schema.GroupVersionKind) client.Object {
 	return obj
 }
 
+// strictFields says whether an unknown or duplicate field refuses the
+// object: strict field validation, with admission on (under
+// --validate=false such fields are warnings).
+func (d *decoder) strictFields() bool {
+	return d.admission != nil && d.admission.validate && d.admission.fields == FieldsStrict
+}
+
 // ref names the object as gwsim will know it: cluster-scoped kinds have no
 // namespace, namespaced ones get the default namespace when they name none.
 func (d *decoder) ref(gk schema.GroupKind, h header) diag.ObjectRef {
@@ -358,8 +379,16 @@ func missingField(src diag.Source, ref diag.ObjectRef, what string) diag.Finding
 
 // strictFinding turns one strict-decoding complaint into a warning: the
 // object still loads, as the API server would accept it with the field
-// dropped.
-func strictFinding(src diag.Source, ref diag.ObjectRef, msg string) diag.Finding {
+// dropped; or, under strict field validation, into the error that refuses
+// the object.
+func (d *decoder) strictFinding(src diag.Source, ref diag.ObjectRef, msg string, at origin) diag.Finding {
+	if d.strictFields() {
+		if path, ok := quotedAfter(msg, "unknown field "); ok {
+			return strictUnknown(ref, at.fieldSource(src, path), path, false)
+		}
+		path, _ := quotedAfter(msg, "duplicate field ")
+		return strictDuplicate(ref, at.fieldSource(src, path), path, msg)
+	}
 	f := diag.Finding{Severity: diag.Warning, Object: ref, Source: src, Reason: diag.ReasonParseError, Message: msg}
 	if path, ok := quotedAfter(msg, "unknown field "); ok {
 		f.Field, f.Reason = path, diag.ReasonUnknownField

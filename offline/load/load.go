@@ -9,7 +9,9 @@
 //     comment). JSON files are read as a stream of JSON values.
 //   - Each document is converted to JSON (sigs.k8s.io/yaml) and decoded
 //     strictly with the scheme of offline/scheme, on GOMAXPROCS workers.
-//     Unknown fields are warnings; YAML or JSON that does not parse and
+//     Unknown and repeated fields are warnings, or, with Options.Fields
+//     FieldsStrict (kubectl's --validate=strict), errors that leave the
+//     object out; YAML or JSON that does not parse and
 //     wrong field types are input errors; an object missing apiVersion,
 //     kind or metadata.name, or over the API server's size limits, is an
 //     error finding and is left out while the rest loads.
@@ -70,6 +72,9 @@ type Options struct {
 	// hold), so that the objects look the same to the rest of gwsim either
 	// way.
 	NoValidation bool
+	// Fields is what an unknown or duplicate field does when validation is
+	// on (kubectl's --validate=strict or warn); the zero value warns.
+	Fields FieldValidation
 	// Limits bound what is read; zero fields take the defaults.
 	Limits Limits
 }
@@ -104,7 +109,7 @@ type Result struct {
 // Load reads opts.Paths in order and decodes every document. It never stops
 // early: each problem becomes a finding and the rest is still loaded.
 func Load(opts Options) Result {
-	return load(opts, newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation)))
+	return load(opts, newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation, opts.Fields)))
 }
 
 // load is Load with the decoder given, for the differential tests.

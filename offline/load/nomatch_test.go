@@ -66,3 +66,50 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldValidation checks the two settings of Options.Fields on an
+// unknown field of a Gateway API kind and of a core kind, and a key given
+// twice: strict refuses each object (an error, left out), warn keeps it
+// with a warning.
+func TestFieldValidation(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.yaml": `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r}
+spec:
+  rules:
+  - timeoutz: {request: 1s}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: s}
+spec:
+  selctor: {app: s}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: c}
+data: {a: "1"}
+data: {b: "2"}
+`})
+	for _, tc := range []struct {
+		fields   FieldValidation
+		objects  int
+		severity diag.Severity
+	}{
+		{FieldsStrict, 0, diag.Error},
+		{FieldsWarn, 3, diag.Warning},
+	} {
+		res := Load(Options{Paths: []string{dir}, Fields: tc.fields})
+		if len(res.Objects) != tc.objects || len(res.Errors) > 0 {
+			t.Errorf("fields %d: %d objects, %d errors; want %d objects", tc.fields, len(res.Objects), len(res.Errors), tc.objects)
+		}
+		if len(res.Findings) != 3 {
+			t.Fatalf("fields %d: findings %v, want 3", tc.fields, res.Findings)
+		}
+		for _, f := range res.Findings {
+			if f.Severity != tc.severity || tc.fields == FieldsStrict && (f.Reason != diag.ReasonFieldValidation || !strings.HasPrefix(f.Message, "strict decoding error: ")) {
+				t.Errorf("fields %d: %s %s %q", tc.fields, f.Severity, f.Reason, f.Message)
+			}
+		}
+	}
+}

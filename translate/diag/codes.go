@@ -135,6 +135,8 @@ var codes = []Code{
 		Help: "Fix the kind or apiVersion: the message lists what the group serves and the closest match."},
 	{ID: "GWS1031", Group: GroupInput, Reason: ReasonObsoleteGroup, Title: "Obsolete Gateway API group networking.x-k8s.io",
 		Help: "Move the object to gateway.networking.k8s.io (v1 for most kinds) and update its fields to that version."},
+	{ID: "GWS1032", Group: GroupInput, Reason: ReasonFieldValidation, Title: "Unknown or duplicate field (strict field validation)",
+		Help: "Fix the field's spelling or indentation, or remove the repeated one; --validate=warn drops it instead, as kubectl apply --validate=warn does."},
 
 	// Validation: values a conformant gateway rejects.
 	{ID: "GWS2001", Group: GroupValidation, Reason: "UnsupportedValue", Title: "Unsupported value",

@@ -168,6 +168,10 @@ const (
 	// ReasonObsoleteGroup: the object is in the Gateway API's group before
 	// v1alpha2 (networking.x-k8s.io), which no current cluster serves.
 	ReasonObsoleteGroup = "ObsoleteGroup"
+	// ReasonFieldValidation: an unknown or duplicate field under strict
+	// field validation (--validate=strict, kubectl's default): the API
+	// server refuses the object, and gwsim leaves it out.
+	ReasonFieldValidation = "FieldValidation"
 	// ReasonPrunedField: a field of the experimental channel used under the
 	// standard one; the API server would prune it, and gwsim ignores it.
 	ReasonPrunedField = "PrunedField"
