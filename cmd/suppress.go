@@ -29,6 +29,7 @@ func applyPolicy(all []diag.Finding, ann annotations, p *pipelineFlags) policyRe
 		all = escalate(all)
 	}
 	pol := p.Findings.policy
+	all = append(all, diag.WithCodes(diag.Unused(all, pol.Ignores, ann.ignore, ann.sources))...)
 	for i, f := range all {
 		if sev, ok := pol.Severity[f.Code]; ok {
 			all[i].Severity = sev
@@ -49,12 +50,15 @@ func applyPolicy(all []diag.Finding, ann annotations, p *pipelineFlags) policyRe
 type annotations struct {
 	ignore map[diag.ObjectRef][]string
 	bad    []diag.Finding
+	// sources locate the input's objects, for the warnings about
+	// suppressions that match nothing.
+	sources diag.Sources
 }
 
 // readAnnotations collects objs' gwsim.dev/ignore annotations.
 func readAnnotations(objs []client.Object, sources diag.Sources) annotations {
 	ignore, bad := ignoreAnnotations(objs, sources)
-	return annotations{ignore: ignore, bad: bad}
+	return annotations{ignore: ignore, bad: bad, sources: sources}
 }
 
 // ignoreAnnotations collects the codes each object's gwsim.dev/ignore

@@ -137,6 +137,8 @@ var codes = []Code{
 		Help: "Move the object to gateway.networking.k8s.io (v1 for most kinds) and update its fields to that version."},
 	{ID: "GWS1032", Group: GroupInput, Reason: ReasonFieldValidation, Title: "Unknown or duplicate field (strict field validation)",
 		Help: "Fix the field's spelling or indentation, or remove the repeated one; --validate=warn drops it instead, as kubectl apply --validate=warn does."},
+	{ID: "GWS1033", Group: GroupInput, Reason: ReasonUnusedSuppression, Title: "Suppression that matches no finding",
+		Help: "Fix the code or the object's kind, namespace or name in the rule or annotation, or remove it if the problem it hid is gone."},
 
 	// Validation: values a conformant gateway rejects.
 	{ID: "GWS2001", Group: GroupValidation, Reason: "UnsupportedValue", Title: "Unsupported value",

@@ -172,6 +172,9 @@ const (
 	// field validation (--validate=strict, kubectl's default): the API
 	// server refuses the object, and gwsim leaves it out.
 	ReasonFieldValidation = "FieldValidation"
+	// ReasonUnusedSuppression: an --ignore rule, a config file rule or a
+	// code of a gwsim.dev/ignore annotation that matches no finding.
+	ReasonUnusedSuppression = "UnusedSuppression"
 	// ReasonPrunedField: a field of the experimental channel used under the
 	// standard one; the API server would prune it, and gwsim ignores it.
 	ReasonPrunedField = "PrunedField"

@@ -2,6 +2,7 @@ package diag
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -132,4 +133,65 @@ func ParseIgnoreAnnotation(v string) (codes, unknown []string) {
 		}
 	}
 	return codes, unknown
+}
+
+// Unused is a warning for each rule, and each code of an object's
+// annotation, that matches none of fs: like a linter's unused ignore, a
+// suppression that suppresses nothing is most often a typo in the code or
+// the object's name (GWS6007:Gateway/infra/edgee), and would go on hiding
+// nothing while the real finding shows. A rule for ReasonUnusedSuppression's
+// own code is never reported, since it can only match these warnings.
+// sources locates the annotated objects; a rule names where it was given.
+func Unused(fs []Finding, rules []Ignore, annotated map[ObjectRef][]string, sources Sources) []Finding {
+	var out []Finding
+	for _, r := range rules {
+		if r.Code == unusedCode || slices.ContainsFunc(fs, r.matches) {
+			continue
+		}
+		f := Finding{Severity: Warning, Reason: ReasonUnusedSuppression,
+			Message: fmt.Sprintf("suppression %q from %s matches no finding; it suppresses nothing", r.String(), r.From)}
+		if r.Object != nil {
+			if _, ok := sources[*r.Object]; !ok && !hasObjectFold(sources, *r.Object) {
+				f.Message += fmt.Sprintf(" (the input holds no %s)", *r.Object)
+			}
+		}
+		out = append(out, f)
+	}
+	if len(annotated) == 0 {
+		return out
+	}
+	found := map[ObjectRef]map[string]bool{}
+	for _, f := range fs {
+		if _, ok := annotated[f.Object]; ok {
+			if found[f.Object] == nil {
+				found[f.Object] = map[string]bool{}
+			}
+			found[f.Object][f.Code] = true
+		}
+	}
+	for ref, codes := range annotated {
+		for _, code := range codes {
+			if code == unusedCode || found[ref][code] {
+				continue
+			}
+			out = append(out, Finding{Severity: Warning, Object: ref, Source: sources.Of(ref),
+				Field: "metadata.annotations[" + IgnoreAnnotation + "]", Reason: ReasonUnusedSuppression,
+				Message: fmt.Sprintf("%s lists %s, but the object has no %s finding; it suppresses nothing", IgnoreAnnotation, code, code)})
+		}
+	}
+	return out
+}
+
+// unusedCode is the code of ReasonUnusedSuppression (codes.go).
+const unusedCode = "GWS1033"
+
+// hasObjectFold reports whether sources hold ref with its kind in another
+// case, as rules compare kinds (matches).
+func hasObjectFold(sources Sources, ref ObjectRef) bool {
+	for s := range sources {
+		if strings.EqualFold(s.Kind, ref.Kind) && s.Namespace == ref.Namespace && s.Name == ref.Name {
+			return true
+		}
+	}
+	return false
 }
