@@ -11,6 +11,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
@@ -59,6 +60,14 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("backendRef to %s needs a port", key))
 	}
 	obj, inInput := w.inputBackend(key)
+	if svc, ok := obj.src.(*corev1.Service); ok && svc.Spec.Type == corev1.ServiceTypeExternalName {
+		// The BackendObjectReference godoc: implementations SHOULD NOT
+		// support ExternalName Services, a CNAME that may lead anywhere,
+		// inside the cluster too. Envoy Gateway refuses them the same way.
+		return invalid(string(gwv1.RouteReasonUnsupportedValue), fmt.Sprintf(
+			"%s is of type ExternalName (%q); Gateway API implementations should not forward to one (%s: its CNAME may lead to hosts the route's owner could not reach otherwise), so gwsim does not",
+			key, svc.Spec.ExternalName, diag.MarkerExternalName))
+	}
 	port, msg := backendPort(obj, inInput, ref.Port)
 	if msg != "" {
 		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("backendRef to %s %s", key, msg))

@@ -98,6 +98,11 @@ func (c Code) matches(f Finding) bool {
 // GWS6012 is narrowed by it.
 const MarkerBackendTLSNotMet = "cannot be met"
 
+// MarkerExternalName is in the message of every ResolvedRefs=False
+// (UnsupportedValue) a route gets for a backendRef to an ExternalName
+// Service; code GWS3008 is narrowed by it.
+const MarkerExternalName = "CVE-2021-25740"
+
 // listenerKinds are the kinds that own listeners: a reason shared by
 // listener and route conditions names a different problem on each.
 var listenerKinds = []string{"Gateway", "ListenerSet"}
@@ -179,6 +184,8 @@ var codes = []Code{
 		Help: "Point the policy's targetRefs (and sectionName) at an object and port that exist."},
 	{ID: "GWS3007", Group: GroupReference, Reason: "ListenersNotResolved", Title: "Listener references not resolved",
 		Help: "Fix the listener references the listeners' own findings name."},
+	{ID: "GWS3008", Group: GroupReference, Reason: "UnsupportedValue", Marker: MarkerExternalName, Title: "ExternalName Service as a backend",
+		Help: "Point the backendRef at a Service with a selector or EndpointSlices; to reach a host outside the cluster, use an implementation's own backend kind (Envoy Gateway's Backend with an FQDN endpoint)."},
 
 	// Attachment: routes and ListenerSets that do not attach.
 	{ID: "GWS4001", Group: GroupAttachment, Reason: ReasonParentNotFound, Title: "Parent not in the input",
