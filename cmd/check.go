@@ -18,7 +18,7 @@ func checkCommand() pipelineCommand {
 	and Code Quality reports.`,
 		formats: findingsFormats,
 		render: func(w io.Writer, f format, out outcome) error {
-			r := findingsReport{Findings: out.Findings, Suppressed: out.Suppressed, Threshold: out.Threshold}
+			r := findingsReport{Findings: out.Findings, Suppressed: out.Suppressed, Threshold: out.Threshold, Root: out.Root, Unread: out.Unread}
 			if out.Result != nil && f == formatJUnit { // the one format that lists clean objects
 				r.Objects = checkedObjects(out.Result.Objects, out.Sources)
 			}

@@ -24,6 +24,11 @@ type Env struct {
 	// Store builds the object store the offline controller runs against;
 	// nil means the default indexed store.
 	Store offline.StoreFactory
+	// SourceRoot, when set, is the directory the CI formats (SARIF,
+	// GitHub, GitLab) locate files against, instead of the repository
+	// root found from the inputs; golden tests pin it so that their files
+	// do not depend on where the checkout sits.
+	SourceRoot string
 }
 
 // Execute runs gwsim with args (without the program name) and returns the

@@ -46,6 +46,12 @@ type outcome struct {
 	// Policies are the implementation's policies of the input (explain
 	// lists those that target a step).
 	Policies []translate.PolicyAttachment
+	// Root is the repository root the CI formats locate files against
+	// (findRepoRoot); set for check only.
+	Root string
+	// Unread marks the outcome of an input that could not be read: it
+	// holds the input errors alone.
+	Unread bool
 }
 
 // runPipeline is the one path from flags to results that every command

@@ -56,11 +56,16 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 		}
 	}
 	out, err := runPipeline(c.Context(), flags, streams, env)
+	root := ""
+	if p.findingsAreOutput {
+		root = findRepoRoot(flags.Files, env.SourceRoot)
+	}
+	out.Root = root
 	var ee *exitError
 	if err != nil && p.findingsAreOutput && f != formatText && errors.As(err, &ee) && len(ee.inputErrors) > 0 {
 		// Machine-readable check output must explain an exit 2 as well;
 		// text output already went to stderr.
-		if rerr := p.render(streams.Out, f, outcome{Findings: ee.inputErrors, Threshold: flags.Findings.policy.Threshold}); rerr != nil {
+		if rerr := p.render(streams.Out, f, outcome{Findings: ee.inputErrors, Threshold: flags.Findings.policy.Threshold, Root: root, Unread: true}); rerr != nil {
 			return rerr
 		}
 	}

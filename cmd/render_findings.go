@@ -17,7 +17,17 @@ type findingsReport struct {
 	Objects []checkedObject
 	// Threshold is the least severity that fails the run.
 	Threshold diag.Severity
+	// Root is the repository root (findRepoRoot) that the CI formats
+	// (SARIF, GitHub, GitLab) locate files against; "" takes relative
+	// paths as they are.
+	Root string
+	// Unread is set when the input could not be read (exit 2) and the
+	// report holds the input errors only.
+	Unread bool
 }
+
+// locator maps the report's files onto repository paths.
+func (r findingsReport) locator() *repoLocator { return &repoLocator{root: r.Root} }
 
 // checkedObject is one object of the input and where it starts.
 type checkedObject struct {

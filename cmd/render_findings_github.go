@@ -13,8 +13,9 @@ import (
 type githubFindings struct{}
 
 func (githubFindings) render(w io.Writer, r findingsReport) error {
+	loc := r.locator()
 	for _, fd := range r.Findings {
-		if _, err := fmt.Fprintln(w, githubAnnotation(fd)); err != nil {
+		if _, err := fmt.Fprintln(w, githubAnnotation(fd, loc)); err != nil {
 			return err
 		}
 	}
@@ -24,9 +25,11 @@ func (githubFindings) render(w io.Writer, r findingsReport) error {
 
 // githubAnnotation renders a finding as a workflow command
 // (`::error file=F,line=L,title=GWS3001 BackendNotFound::Kind ns/name: message`)
-// so that GitHub shows it on the line of YAML it is about. Findings on
-// assumed objects have no file and annotate the run instead.
-func githubAnnotation(f diag.Finding) string {
+// so that GitHub shows it on the line of YAML it is about, the file's path
+// relative to the repository root. Findings about no file of the
+// repository (a summary, standard input) annotate the run instead, the
+// place they have leading their message.
+func githubAnnotation(f diag.Finding, loc *repoLocator) string {
 	level := "notice"
 	switch f.Severity {
 	case diag.Error:
@@ -35,11 +38,14 @@ func githubAnnotation(f diag.Finding) string {
 		level = "warning"
 	}
 	var props []string
-	if f.Source.File != "" {
-		props = append(props, "file="+escapeGitHubProperty(f.Source.File))
+	msg := findingText(f)
+	if file, ok := loc.locate(f.Source.File); ok {
+		props = append(props, "file="+escapeGitHubProperty(file))
 		if f.Source.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", f.Source.Line))
 		}
+	} else if where := f.Source.String(); where != "" {
+		msg = where + ": " + msg
 	}
 	if title := strings.TrimSpace(f.Code + " " + f.Reason); title != "" {
 		props = append(props, "title="+escapeGitHubProperty(title))
@@ -48,7 +54,7 @@ func githubAnnotation(f diag.Finding) string {
 	if len(props) > 0 {
 		cmd += " " + strings.Join(props, ",")
 	}
-	return cmd + "::" + escapeGitHubData(findingText(f))
+	return cmd + "::" + escapeGitHubData(msg)
 }
 
 // escapeGitHubData escapes a workflow command's message as the runner

@@ -30,18 +30,23 @@ type gitlabLines struct {
 
 func (gitlabFindings) render(w io.Writer, r findingsReport) error {
 	issues := make([]gitlabIssue, 0, len(r.Findings))
+	files := r.locator()
 	for _, f := range r.Findings {
-		// Code Quality requires a path and a line: findings about no
-		// file (assumed objects) point at the repository root.
+		// Code Quality requires a path relative to the repository and a
+		// line: findings about no file of the repository (a summary,
+		// standard input) point at its root, their place in the text.
 		loc := gitlabLocation{Path: ".", Lines: gitlabLines{Begin: 1}}
-		if f.Source.File != "" {
-			loc.Path = f.Source.File
-		}
-		if f.Source.Line > 0 {
-			loc.Lines.Begin = f.Source.Line
+		text := findingText(f)
+		if path, ok := files.locate(f.Source.File); ok {
+			loc.Path = path
+			if f.Source.Line > 0 {
+				loc.Lines.Begin = f.Source.Line
+			}
+		} else if where := f.Source.String(); where != "" {
+			text = where + ": " + text
 		}
 		issues = append(issues, gitlabIssue{
-			Description: f.Code + " " + findingText(f), CheckName: f.Code,
+			Description: f.Code + " " + text, CheckName: f.Code,
 			Fingerprint: findingFingerprint(f), Severity: gitlabSeverity(f.Severity), Location: loc,
 		})
 	}

@@ -1,11 +1,13 @@
 package cmd
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
 	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -15,11 +17,23 @@ import (
 // finding at its file:line. Suppressed findings are results too, marked
 // with a suppression (inSource for the annotation, external for --ignore
 // and the config file), as code-scanning tools expect.
+//
+// The log is made for GitHub code scanning, which rejects a whole upload
+// when one result has no physical location: every result is at a file of
+// the repository, its URI relative to %SRCROOT% (the repository root,
+// repoLocator). A finding about no file of the repository (a summary of
+// the whole run, an object read from standard input or from outside the
+// repository) is a tool execution notification of the run's invocation
+// instead, which consumers show as part of the run, not as an alert.
 type sarifFindings struct{}
 
 // sarifSchema is the schema URI SARIF consumers (GitHub code scanning
 // among them) recognise for 2.1.0.
 const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
+
+// sarifRootID names the base every artifact URI is relative to, the one
+// GitHub and other consumers map onto the checkout.
+const sarifRootID = "%SRCROOT%"
 
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
@@ -28,8 +42,33 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool               sarifTool                    `json:"tool"`
+	OriginalURIBaseIDs map[string]sarifArtifactBase `json:"originalUriBaseIds"`
+	Invocations        []sarifInvocation            `json:"invocations"`
+	Results            []sarifResult                `json:"results"`
+}
+
+// sarifArtifactBase describes %SRCROOT% without an absolute URI, so that
+// the log does not depend on where the checkout sits.
+type sarifArtifactBase struct {
+	Description sarifText `json:"description"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level          string          `json:"level"`
+	Message        sarifText       `json:"message"`
+	AssociatedRule sarifRuleRef    `json:"associatedRule"`
+	Locations      []sarifLocation `json:"locations,omitempty"`
+}
+
+type sarifRuleRef struct {
+	ID    string `json:"id"`
+	Index int    `json:"index"`
 }
 
 type sarifTool struct {
@@ -65,7 +104,7 @@ type sarifResult struct {
 	RuleIndex           int                `json:"ruleIndex"`
 	Level               string             `json:"level"`
 	Message             sarifText          `json:"message"`
-	Locations           []sarifLocation    `json:"locations,omitempty"`
+	Locations           []sarifLocation    `json:"locations"`
 	PartialFingerprints map[string]string  `json:"partialFingerprints"`
 	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
 }
@@ -81,7 +120,8 @@ type sarifPhysicalLocation struct {
 }
 
 type sarifArtifact struct {
-	URI string `json:"uri"`
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId"`
 }
 
 type sarifRegion struct {
@@ -100,45 +140,61 @@ type sarifSuppression struct {
 
 func (sarifFindings) render(w io.Writer, r findingsReport) error {
 	rules, index := sarifRules(r)
-	results := make([]sarifResult, 0, len(r.Findings)+len(r.Suppressed))
+	loc := r.locator()
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{Name: "gwsim", Version: gwsimVersion(), InformationURI: projectURL, Rules: rules}},
+		OriginalURIBaseIDs: map[string]sarifArtifactBase{sarifRootID: {Description: sarifText{
+			Text: "The root of the repository the manifests belong to (the directory holding .git), else the directory gwsim ran in."}}},
+		Results: make([]sarifResult, 0, len(r.Findings)+len(r.Suppressed)),
+	}
+	inv := sarifInvocation{ExecutionSuccessful: !r.Unread}
+	add := func(f diag.Finding, sup []sarifSuppression) {
+		if uri, ok := loc.locate(f.Source.File); ok {
+			res := sarifResultOf(f, uri, index)
+			res.Suppressions = sup
+			run.Results = append(run.Results, res)
+			return
+		}
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotificationOf(f, sup, index))
+	}
 	for _, f := range r.Findings {
-		results = append(results, sarifResultOf(f, index))
+		add(f, nil)
 	}
 	for _, s := range r.Suppressed {
-		res := sarifResultOf(s.Finding, index)
 		kind := "external"
 		if s.InSource {
 			kind = "inSource"
 		}
-		res.Suppressions = []sarifSuppression{{Kind: kind, Justification: "suppressed by " + s.By}}
-		results = append(results, res)
+		add(s.Finding, []sarifSuppression{{Kind: kind, Justification: "suppressed by " + s.By}})
 	}
-	log := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{{
-		Tool:    sarifTool{Driver: sarifDriver{Name: "gwsim", Version: gwsimVersion(), InformationURI: projectURL, Rules: rules}},
-		Results: results,
-	}}}
-	return writeJSON(w, log)
+	run.Invocations = []sarifInvocation{inv}
+	return writeJSON(w, sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
 }
 
 // sarifRules lists the codes the report uses, sorted, and where each is.
+// A finding always names a rule of the log (GitHub rejects a ruleId that
+// is not among the rules): a code missing from the table gets a rule of
+// its own id, a finding without a code the rule of its reason.
 func sarifRules(r findingsReport) ([]sarifRule, map[string]int) {
 	var ids []string
 	for _, f := range r.Findings {
-		ids = append(ids, f.Code)
+		ids = append(ids, sarifRuleID(f))
 	}
 	for _, s := range r.Suppressed {
-		ids = append(ids, s.Code)
+		ids = append(ids, sarifRuleID(s.Finding))
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	rules := make([]sarifRule, 0, len(ids))
 	index := map[string]int{}
 	for _, id := range ids {
+		index[id] = len(rules)
 		c, ok := diag.LookupCode(id)
 		if !ok {
+			rules = append(rules, sarifRule{ID: id, Name: id, ShortDescription: sarifText{Text: id}, Help: sarifText{Text: id},
+				HelpURI: projectURL, Properties: sarifRuleProps{Tags: []string{}}})
 			continue
 		}
-		index[id] = len(rules)
 		rules = append(rules, sarifRule{
 			ID: c.ID, Name: c.Reason, ShortDescription: sarifText{Text: c.Title}, Help: sarifText{Text: c.Help},
 			HelpURI: c.HelpURL(), Properties: sarifRuleProps{Tags: []string{c.Group.String()}},
@@ -147,26 +203,48 @@ func sarifRules(r findingsReport) ([]sarifRule, map[string]int) {
 	return rules, index
 }
 
-func sarifResultOf(f diag.Finding, index map[string]int) sarifResult {
-	res := sarifResult{RuleID: f.Code, RuleIndex: -1, Level: sarifLevel(f.Severity), Message: sarifText{Text: findingText(f)},
+// sarifRuleID is the rule a finding belongs to: its code, else its reason.
+func sarifRuleID(f diag.Finding) string {
+	return cmp.Or(f.Code, f.Reason, "gwsim")
+}
+
+func sarifResultOf(f diag.Finding, uri string, index map[string]int) sarifResult {
+	id := sarifRuleID(f)
+	res := sarifResult{RuleID: id, RuleIndex: index[id], Level: sarifLevel(f.Severity), Message: sarifText{Text: findingText(f)},
 		PartialFingerprints: map[string]string{"gwsimFinding/v1": findingFingerprint(f)}}
-	if i, ok := index[f.Code]; ok {
-		res.RuleIndex = i
+	loc := sarifLocation{PhysicalLocation: &sarifPhysicalLocation{ArtifactLocation: sarifArtifact{URI: fileURI(uri), URIBaseID: sarifRootID}}}
+	if f.Source.Line > 0 {
+		loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Source.Line}
 	}
-	var loc sarifLocation
-	if f.Source.File != "" {
-		loc.PhysicalLocation = &sarifPhysicalLocation{ArtifactLocation: sarifArtifact{URI: fileURI(f.Source.File)}}
-		if f.Source.Line > 0 {
-			loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Source.Line}
-		}
-	}
-	if f.Object.Kind != "" {
-		loc.LogicalLocations = []sarifLogicalLocation{{FullyQualifiedName: f.Object.String(), Kind: "resource"}}
-	}
-	if loc.PhysicalLocation != nil || loc.LogicalLocations != nil {
-		res.Locations = []sarifLocation{loc}
-	}
+	loc.LogicalLocations = sarifLogical(f)
+	res.Locations = []sarifLocation{loc}
 	return res
+}
+
+// sarifNotificationOf renders a finding that has no file in the
+// repository; its message starts with the place it has, if any
+// (<stdin>:12, a path outside the repository).
+func sarifNotificationOf(f diag.Finding, sup []sarifSuppression, index map[string]int) sarifNotification {
+	id := sarifRuleID(f)
+	msg := findingText(f)
+	if where := f.Source.String(); where != "" {
+		msg = where + ": " + msg
+	}
+	for _, s := range sup {
+		msg += " (" + s.Justification + ")"
+	}
+	n := sarifNotification{Level: sarifLevel(f.Severity), Message: sarifText{Text: msg}, AssociatedRule: sarifRuleRef{ID: id, Index: index[id]}}
+	if l := sarifLogical(f); l != nil {
+		n.Locations = []sarifLocation{{LogicalLocations: l}}
+	}
+	return n
+}
+
+func sarifLogical(f diag.Finding) []sarifLogicalLocation {
+	if f.Object.Kind == "" {
+		return nil
+	}
+	return []sarifLogicalLocation{{FullyQualifiedName: f.Object.String(), Kind: "resource"}}
 }
 
 func sarifLevel(s diag.Severity) string {
@@ -179,10 +257,11 @@ func sarifLevel(s diag.Severity) string {
 	return "note"
 }
 
-// fileURI turns a source path into a relative URI reference: slashes kept,
-// anything else a URI cannot hold escaped (<stdin> becomes %3Cstdin%3E).
+// fileURI turns a repository path into a relative URI reference: slashes
+// kept, anything else a URI cannot hold escaped, and colons too, so that
+// no first segment reads as a scheme (a:b.yaml is not the URI a:b.yaml).
 func fileURI(path string) string {
-	return (&url.URL{Path: path}).EscapedPath()
+	return strings.ReplaceAll((&url.URL{Path: path}).EscapedPath(), ":", "%3A")
 }
 
 // findingFingerprint identifies a finding apart from where it is, so that

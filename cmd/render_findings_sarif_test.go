@@ -72,9 +72,12 @@ func TestSARIFValidates(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
 		t.Fatal(err)
 	}
-	if got := len(log.Runs[0].Results); got != 5 {
-		t.Errorf("%d results, want 5 (3 findings, 2 suppressed)", got)
+	// The finding on <stdin> and the one without a file are the run's
+	// notifications; the others are results at their files.
+	if got, notes := len(log.Runs[0].Results), len(log.Runs[0].Invocations[0].ToolExecutionNotifications); got != 3 || notes != 2 {
+		t.Errorf("%d results and %d notifications, want 3 (2 findings, 1 suppressed) and 2", got, notes)
 	}
+	checkGitHubIngestion(t, "sample report", buf.Bytes())
 	for _, res := range log.Runs[0].Results {
 		if rule := log.Runs[0].Tool.Driver.Rules[res.RuleIndex]; rule.ID != res.RuleID || !strings.HasSuffix(rule.HelpURI, "#"+strings.ToLower(res.RuleID)) {
 			t.Errorf("result %s points at rule %s (%s)", res.RuleID, rule.ID, rule.HelpURI)
@@ -97,6 +100,7 @@ func TestSARIFValidates(t *testing.T) {
 			t.Fatalf("%s: %v", g, err)
 		}
 		validateSARIF(t, schema, g, log)
+		checkGitHubIngestion(t, g, log)
 	}
 }
 

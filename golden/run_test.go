@@ -92,11 +92,17 @@ func (c command) byFile() bool {
 // runner is one way to run the CLI: the default store or a chosen one.
 type runner func(args []string, streams cmd.Streams) int
 
-func defaultRunner(args []string, streams cmd.Streams) int { return cmd.Execute(args, streams) }
+// defaultRunner runs the CLI with the case folder (the working directory)
+// as the repository root, as if each case were a repository of its own:
+// SARIF, GitHub and GitLab paths then read input/<file> wherever the
+// checkout sits, and with or without a .git above it.
+func defaultRunner(args []string, streams cmd.Streams) int {
+	return cmd.ExecuteWith(args, streams, cmd.Env{SourceRoot: "."})
+}
 
 func storeRunner(store offline.StoreFactory) runner {
 	return func(args []string, streams cmd.Streams) int {
-		return cmd.ExecuteWith(args, streams, cmd.Env{Store: store})
+		return cmd.ExecuteWith(args, streams, cmd.Env{Store: store, SourceRoot: "."})
 	}
 }
 
