@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// FuzzMarshal compares Marshal with sigs.k8s.io/yaml.Marshal on a string
+// FuzzMarshal compares Marshal with the reference (sigs.k8s.io/yaml.Marshal
+// with unprintable characters escaped, see reference) on a string
 // placed in every position, a key, and arbitrary JSON passed through as a
 // json.RawMessage (which encoding/json validates and compacts), and with
 // the JSON path on typed values holding the string.

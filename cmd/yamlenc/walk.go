@@ -250,6 +250,7 @@ func (w *walker) parseJSON(v reflect.Value) (*tree, node, error) {
 	if err != nil {
 		return nil, node{}, fmt.Errorf("error marshaling into JSON: %w", err)
 	}
+	j = escapeUnprintable(j)
 	if len(j) >= math.MaxInt32 {
 		return nil, node{}, errors.New("yamlenc: a value encodes to 2 GiB of JSON or more")
 	}
@@ -275,6 +276,7 @@ func (w *walker) str(s string, ctx context) error {
 		if err != nil {
 			return err
 		}
+		j = escapeUnprintable(j)
 		t := &tree{}
 		p := &parser{t: t, src: string(j)}
 		n, _, err := p.str()

@@ -113,6 +113,7 @@ func marshalJSONPath(v any) ([]byte, error) {
 
 // convert turns compact JSON, as encoding/json writes it, into YAML.
 func convert(j []byte) ([]byte, error) {
+	j = escapeUnprintable(j)
 	if len(j) >= math.MaxInt32 {
 		// The tree indexes with int32; such documents are not worth a
 		// second code path.
