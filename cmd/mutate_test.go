@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/gwsim/gwsim/cmd/yamlenc"
 )
 
 // defaultMutants is how many mutated manifest sets TestMutants runs in
@@ -84,7 +86,9 @@ func joinDocuments(t *testing.T, docs []any) []byte {
 	t.Helper()
 	var parts [][]byte
 	for _, d := range docs {
-		b, err := yaml.Marshal(d)
+		// yamlenc, not sigs.k8s.io/yaml: seeds hold control characters
+		// that only the former writes (escaped).
+		b, err := yamlenc.Marshal(d)
 		if err != nil {
 			t.Fatal(err)
 		}

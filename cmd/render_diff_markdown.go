@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gwsim/gwsim/internal/safetext"
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/diff"
 	"github.com/gwsim/gwsim/translate/shadow"
@@ -89,25 +90,9 @@ func writeSection(b *strings.Builder, title string, open bool, header []string, 
 	b.WriteString("\n</details>\n")
 }
 
-// textEscaper escapes what would break a table row or read as HTML.
-var textEscaper = strings.NewReplacer("|", `\|`, "\n", " ", "&", "&amp;", "<", "&lt;", ">", "&gt;")
+// text escapes s for a table cell: no line ending (CR included), cell
+// boundary, markup or HTML gets through (safetext.Markdown).
+func text(s string) string { return safetext.Markdown(s) }
 
-// text escapes s for a table cell.
-func text(s string) string { return textEscaper.Replace(s) }
-
-// code renders s as a code span in a table cell: backticks, as many as it
-// needs; only pipes are escaped, since a code span shows entities as written.
-func code(s string) string {
-	if s == "" {
-		return ""
-	}
-	s = strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		return fence + " " + s + " " + fence
-	}
-	return fence + s + fence
-}
+// code renders s as a code span in a table cell (safetext.MarkdownCode).
+func code(s string) string { return safetext.MarkdownCode(s) }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gwsim/gwsim/internal/safetext"
 	"github.com/gwsim/gwsim/translate/explain"
 	"github.com/gwsim/gwsim/translate/ir"
 )
@@ -16,25 +17,29 @@ func renderExplain(w io.Writer, f format, t explain.Trace) error {
 	if f == formatJSON {
 		return writeJSON(w, t)
 	}
+	// Every line's text is made visible (safetext.Visible) where it is
+	// written: steps, answers and notes quote names, hosts and headers
+	// from the manifests and the request, and the only line breaks are
+	// the ones written here.
 	var b strings.Builder
 	writeExplainRequest(&b, t.Request)
 	steps := explainSteps(t)
 	for i, step := range steps {
-		fmt.Fprintf(&b, "%d. %s\n", i+1, step[0])
+		fmt.Fprintf(&b, "%d. %s\n", i+1, safetext.Visible(step[0]))
 		for _, line := range step[1:] {
-			b.WriteString("   " + line + "\n")
+			b.WriteString("   " + safetext.Visible(line) + "\n")
 		}
 	}
 	if len(steps) > 0 {
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "Answer: %s\n", t.Answer)
+	fmt.Fprintf(&b, "Answer: %s\n", safetext.Visible(t.Answer))
 	if t.GRPCStatus != "" {
-		fmt.Fprintf(&b, "gRPC status: %s\n", t.GRPCStatus)
+		fmt.Fprintf(&b, "gRPC status: %s\n", safetext.Visible(t.GRPCStatus))
 	}
 	writeNearMisses(&b, t.NearMisses)
 	for _, n := range t.Notes {
-		fmt.Fprintf(&b, "\nNote: %s\n", n)
+		fmt.Fprintf(&b, "\nNote: %s\n", safetext.Visible(n))
 	}
 	writePolicyNotes(&b, t.Policies)
 	_, err := io.WriteString(w, b.String())
@@ -42,6 +47,24 @@ func renderExplain(w io.Writer, f format, t explain.Trace) error {
 }
 
 func writeExplainRequest(b *strings.Builder, r explain.RequestView) {
+	var line strings.Builder
+	writeRequestLine(&line, r)
+	b.WriteString(safetext.Visible(line.String()) + "\n")
+	names := make([]string, 0, len(r.Headers))
+	for k := range r.Headers {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		for _, v := range r.Headers[k] {
+			fmt.Fprintf(b, "  %s: %s\n", safetext.Visible(k), safetext.Visible(v))
+		}
+	}
+	b.WriteString("\n")
+}
+
+// writeRequestLine writes the request's first line, without its line break.
+func writeRequestLine(b *strings.Builder, r explain.RequestView) {
 	host := r.Host
 	if (r.Scheme == "http" && r.Port != 80) || (r.Scheme == "https" && r.Port != 443) {
 		host += ":" + strconv.Itoa(int(r.Port))
@@ -71,18 +94,6 @@ func writeExplainRequest(b *strings.Builder, r explain.RequestView) {
 	if len(notes) > 0 {
 		fmt.Fprintf(b, " (%s)", strings.Join(notes, ", "))
 	}
-	b.WriteString("\n")
-	names := make([]string, 0, len(r.Headers))
-	for k := range r.Headers {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	for _, k := range names {
-		for _, v := range r.Headers[k] {
-			fmt.Fprintf(b, "  %s: %s\n", k, v)
-		}
-	}
-	b.WriteString("\n")
 }
 
 // explainSteps lists the steps the request went through; each step is its
@@ -263,9 +274,9 @@ func writeNearMisses(b *strings.Builder, ms []explain.NearMiss) {
 	}
 	b.WriteString("\nNear misses, nearest first:\n")
 	for i, m := range ms {
-		fmt.Fprintf(b, "%d. %s: %s\n", i+1, nearMissHead(m), plural(len(m.Failed), "condition failed", "conditions failed"))
+		fmt.Fprintf(b, "%d. %s: %s\n", i+1, safetext.Visible(nearMissHead(m)), plural(len(m.Failed), "condition failed", "conditions failed"))
 		for _, f := range m.Failed {
-			fmt.Fprintf(b, "   - %s: %s\n", conditionLabel(f.Condition), f.Message)
+			fmt.Fprintf(b, "   - %s: %s\n", conditionLabel(f.Condition), safetext.Visible(f.Message))
 		}
 	}
 }
@@ -337,6 +348,6 @@ func writePolicyNotes(b *strings.Builder, ps []explain.PolicyNote) {
 		if p.Policy.Source != "" {
 			policy += " (" + p.Policy.Source + ")"
 		}
-		fmt.Fprintf(b, "   - %s: %s targets %s\n", p.Step, policy, target)
+		fmt.Fprintf(b, "   - %s\n", safetext.Visible(fmt.Sprintf("%s: %s targets %s", p.Step, policy, target)))
 	}
 }

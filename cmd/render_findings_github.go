@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gwsim/gwsim/internal/safetext"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -40,7 +41,7 @@ func githubAnnotation(f diag.Finding, loc *repoLocator) string {
 	var props []string
 	msg := findingText(f)
 	if file, ok := loc.locate(f.Source.File); ok {
-		props = append(props, "file="+escapeGitHubProperty(file))
+		props = append(props, "file="+escapeGitHubProperty(safetext.Visible(file)))
 		if f.Source.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", f.Source.Line))
 		}
@@ -54,11 +55,12 @@ func githubAnnotation(f diag.Finding, loc *repoLocator) string {
 	if len(props) > 0 {
 		cmd += " " + strings.Join(props, ",")
 	}
-	return cmd + "::" + escapeGitHubData(msg)
+	return cmd + "::" + escapeGitHubData(safetext.Visible(msg))
 }
 
 // escapeGitHubData escapes a workflow command's message as the runner
-// expects: %, CR and LF.
+// expects: %, CR and LF. The message is safetext.Visible already, so that
+// other control characters show as escapes, not as themselves.
 func escapeGitHubData(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
 }

@@ -49,7 +49,7 @@ func TestJUnitFindings(t *testing.T) {
 		return out
 	}
 	assumed := "info[GWS7001]: assumed 1 object not in the input: GatewayClass gwsim"
-	warning := "dir,1/gw:a.yaml:3: warning[GWS1005]: Gateway infra/gw: unknown field \"spec.listners\"\n100% sure"
+	warning := "dir,1/gw:a.yaml:3: warning[GWS1005]: Gateway infra/gw: unknown field \"spec.listners\"\\n100% sure"
 	want := []tc{
 		{Suite: "(no file)", Name: "(no file)", Out: assumed},
 		{Suite: "dir,1/gw:a.yaml", Name: "Gateway infra/gw", Out: warning},

@@ -46,7 +46,7 @@ func TestRenderFindings(t *testing.T) {
 		{"text", formatText, findingsReport{Findings: sampleFindings()}, "" +
 			"info[GWS7001]: assumed 1 object not in the input: GatewayClass gwsim\n" +
 			"routes.yaml:12: error[GWS3001]: HTTPRoute apps/web: spec.rules[0].backendRefs[1]: Service apps/api does not exist\n" +
-			"dir,1/gw:a.yaml:3: warning[GWS1005]: Gateway infra/gw: unknown field \"spec.listners\"\n100% sure\n" +
+			"dir,1/gw:a.yaml:3: warning[GWS1005]: Gateway infra/gw: unknown field \"spec.listners\"\\n100% sure\n" +
 			"1 error, 1 warning, 1 info\n"},
 		{"text, suppressed", formatText, sampleReport(), "" +
 			"info[GWS7001]: assumed 1 object not in the input: GatewayClass gwsim\n" +
@@ -55,7 +55,7 @@ func TestRenderFindings(t *testing.T) {
 		{"github", formatGitHub, findingsReport{Findings: sampleFindings()}, "" +
 			"::notice title=GWS7001 Assumed::assumed 1 object not in the input: GatewayClass gwsim\n" +
 			"::error file=routes.yaml,line=12,title=GWS3001 BackendNotFound::HTTPRoute apps/web: spec.rules[0].backendRefs[1]: Service apps/api does not exist\n" +
-			"::warning file=dir%2C1/gw%3Aa.yaml,line=3,title=GWS1005 UnknownField::Gateway infra/gw: unknown field \"spec.listners\"%0A100%25 sure\n" +
+			"::warning file=dir%2C1/gw%3Aa.yaml,line=3,title=GWS1005 UnknownField::Gateway infra/gw: unknown field \"spec.listners\"\\n100%25 sure\n" +
 			"1 error, 1 warning, 1 info\n"},
 		{"json, none", formatJSON, findingsReport{}, `{
   "findings": [],

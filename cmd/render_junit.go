@@ -3,6 +3,9 @@ package cmd
 import (
 	"encoding/xml"
 	"io"
+	"slices"
+
+	"github.com/gwsim/gwsim/internal/safetext"
 )
 
 // The JUnit XML shapes CI systems read (GitLab, Jenkins, GitHub test
@@ -65,10 +68,27 @@ func (s *junitSuite) add(c junitCase) {
 }
 
 // writeJUnit writes the suites with the XML header, counting their tests.
+// encoding/xml writes CDATA as it is, so the characters XML 1.0 forbids are
+// escaped here first (safetext.XML); attributes it escapes itself.
 func writeJUnit(w io.Writer, doc junitSuites) error {
 	for _, s := range doc.Suites {
 		doc.Tests += s.Tests
 		doc.Failures += s.Failures
+	}
+	doc.Suites = slices.Clone(doc.Suites)
+	for i := range doc.Suites {
+		doc.Suites[i].Cases = slices.Clone(doc.Suites[i].Cases)
+		for j := range doc.Suites[i].Cases {
+			c := &doc.Suites[i].Cases[j]
+			if c.Failure != nil {
+				f := *c.Failure
+				f.Text = safetext.XML(f.Text)
+				c.Failure = &f
+			}
+			if c.SystemOut != nil {
+				c.SystemOut = &junitText{Text: safetext.XML(c.SystemOut.Text)}
+			}
+		}
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err

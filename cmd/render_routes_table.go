@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gwsim/gwsim/internal/crash"
+	"github.com/gwsim/gwsim/internal/safetext"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
@@ -107,6 +108,33 @@ func (c *cellWriter) appended(text []byte) {
 	c.ends = append(c.ends, int32(len(text)))
 }
 
+// visible makes the row's cells' control characters visible
+// (safetext.Visible), as table.stream does for other tables: cells hold
+// manifest text, and a row must stay one line. Rows of printable ASCII,
+// nearly all of them, are checked a byte at a time and left alone.
+func (c *cellWriter) visible() {
+	if printableASCII(c.text) {
+		return
+	}
+	text := make([]byte, 0, len(c.text)+16)
+	start := int32(0)
+	for i, end := range c.ends {
+		text = append(text, safetext.Visible(string(c.text[start:end]))...)
+		start = end
+		c.ends[i] = int32(len(text))
+	}
+	c.text = text
+}
+
+func printableASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7F {
+			return false
+		}
+	}
+	return true
+}
+
 // cellBytes is about how long a routes table cell is, for sizing.
 const cellBytes = 32
 
@@ -122,6 +150,7 @@ func makeTableChunk[R any](columns, rows int, each func(yield func(r R)), cells 
 	each(func(r R) {
 		row.text, row.ends = row.text[:0], row.ends[:0]
 		cells(r, row)
+		row.visible()
 		start := int32(0)
 		for i, end := range row.ends {
 			sizes.addCell(i, utf8.RuneCount(row.text[start:end]))

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gwsim/gwsim/internal/safetext"
 )
 
 // tableWidth is the width the default tables keep to: wide enough for a
@@ -66,7 +68,7 @@ func (t table) stream(w io.Writer, each func(row func([]string))) error {
 	if !t.noHeaders {
 		sizes.add(t.header())
 	}
-	each(sizes.add)
+	each(visibleCells(sizes.add))
 	widths := t.widths(sizes)
 	var line []byte
 	var err error
@@ -80,8 +82,30 @@ func (t table) stream(w io.Writer, each func(row func([]string))) error {
 	if !t.noHeaders {
 		writeLine(t.header())
 	}
-	each(writeLine)
+	each(visibleCells(writeLine))
 	return err
+}
+
+// visibleCells passes rows on with their cells' control characters made
+// visible (safetext.Visible): cells hold manifest text, and a row must
+// stay one line that starts with gwsim's text. Rows without any are
+// passed as they are; the others are copied, not changed in place.
+func visibleCells(row func([]string)) func([]string) {
+	return func(cells []string) {
+		var out []string
+		for i, c := range cells {
+			if v := safetext.Visible(c); v != c {
+				if out == nil {
+					out = slices.Clone(cells)
+				}
+				out[i] = v
+			}
+		}
+		if out == nil {
+			out = cells
+		}
+		row(out)
+	}
 }
 
 // appendLine appends the line of cells, laid out in columns of widths,

@@ -19,6 +19,7 @@ var views = map[string]command{
 	"status-table":  {File: "status-table.txt", Args: []string{"status", "-o", "table"}},
 	"graph-dot":     {File: "graph.dot", Args: []string{"graph", "-o", "dot"}},
 	"graph-mermaid": {File: "graph.mmd", Args: []string{"graph", "-o", "mermaid"}, Comment: "%% "},
+	"graph-yaml":    {File: "graph.yaml", Args: []string{"graph", "-o", "yaml"}},
 }
 
 // viewCommands lists the commands of the case's views, in case.yaml order.
@@ -35,7 +36,7 @@ func (c goldenCase) validateViews() []error {
 	var errs []error
 	for i, v := range c.Spec.Views {
 		if _, ok := views[v]; !ok || slices.Index(c.Spec.Views, v) != i {
-			errs = append(errs, fmt.Errorf("case.yaml: views[%d]: %q must be listed once and be one of routes-wide, status-table, graph-dot, graph-mermaid", i, v))
+			errs = append(errs, fmt.Errorf("case.yaml: views[%d]: %q must be listed once and be one of routes-wide, status-table, graph-dot, graph-mermaid, graph-yaml", i, v))
 		}
 	}
 	return errs

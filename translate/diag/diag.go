@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gwsim/gwsim/internal/safetext"
 )
 
 // Severity orders findings from harmless to build-breaking.
@@ -203,7 +205,9 @@ func IsAssumption(reason string) bool {
 // String renders the finding the way compilers do:
 // `file:line: severity[CODE]: Kind ns/name: field: message`, leaving out the
 // parts a finding does not have (rustc's `error[E0308]:` form, which keeps
-// both the severity and the code greppable).
+// both the severity and the code greppable). Manifest text in it (names,
+// fields, messages, file names) is made visible (safetext.Visible): the
+// line is one line, and no line of output starts with manifest text.
 func (f Finding) String() string {
 	var b strings.Builder
 	if loc := f.Source.String(); loc != "" {
@@ -221,7 +225,7 @@ func (f Finding) String() string {
 		b.WriteString(f.Field + ": ")
 	}
 	b.WriteString(f.Message)
-	return b.String()
+	return safetext.Visible(b.String())
 }
 
 // Compare orders findings as a compiler lists them: by file, line,
