@@ -122,7 +122,7 @@ func TestUsageErrors(t *testing.T) {
 		{"bad output format", []string{"routes", "-f", "@gw.yaml", "-o", "xml"},
 			"gwsim: error: unknown output format \"xml\" (valid: text, wide, yaml, json)\nRun 'gwsim routes --help' for usage.\n"},
 		{"check formats", []string{"check", "-f", "@gw.yaml", "-o", "yaml"},
-			"gwsim: error: unknown output format \"yaml\" (valid: text, json, github, sarif, junit, gitlab)\nRun 'gwsim check --help' for usage.\n"},
+			"gwsim: error: unknown output format \"yaml\" (valid: text, json, github, sarif, junit, gitlab, markdown)\nRun 'gwsim check --help' for usage.\n"},
 		{"unknown flag", []string{"status", "--bogus"},
 			"gwsim: error: unknown flag: --bogus\nRun 'gwsim status --help' for usage.\n"},
 		{"unknown command", []string{"rotes"},

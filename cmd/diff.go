@@ -47,7 +47,8 @@ const diffExample = `  gwsim diff old/ new/ -R
   gwsim diff --base HEAD -f deploy/gateway.yaml -f deploy/routes/ --fail-on new-errors
   kustomize build . | gwsim diff rendered-main.yaml -f -`
 
-// formatMarkdown renders a pull-request comment (diff only).
+// formatMarkdown renders a pull-request comment (diff) or a job summary
+// (check).
 const formatMarkdown format = "markdown"
 
 // Values of --fail-on.

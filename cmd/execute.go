@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 
 	"github.com/gwsim/gwsim/internal/crash"
+	"github.com/gwsim/gwsim/internal/safetext"
 	"github.com/gwsim/gwsim/offline"
 )
 
@@ -68,7 +69,7 @@ func ExecuteWith(args []string, streams Streams, env Env) (code int) {
 		err = perr
 	}
 	if ferr := out.Flush(); ferr != nil && err == nil {
-		err = fmt.Errorf("writing output: %w", ferr)
+		err = writeError("output", ferr)
 	}
 	return exitCode(streams.Err, c.CommandPath(), err)
 }
@@ -90,17 +91,19 @@ func exitCode(w io.Writer, path string, err error) int {
 	if err == nil {
 		return exitOK
 	}
+	// Messages quote what they are about (a path, a flag's value), which
+	// may come from a repository: they are printed as one visible line.
 	var ee *exitError
 	if !errors.As(err, &ee) {
-		fmt.Fprintf(w, "gwsim: error: %v\nRun '%s --help' for usage.\n", err, path)
+		fmt.Fprintf(w, "gwsim: error: %s\nRun '%s --help' for usage.\n", safetext.Visible(err.Error()), path)
 		return exitUsage
 	}
 	if ee.bug {
-		fmt.Fprintf(w, "gwsim: bug: %v\n%s", ee.err, bugReport())
+		fmt.Fprintf(w, "gwsim: bug: %s\n%s", safetext.Visible(ee.err.Error()), bugReport())
 		return ee.code
 	}
 	if ee.err != nil {
-		fmt.Fprintf(w, "gwsim: error: %v\n", ee.err)
+		fmt.Fprintf(w, "gwsim: error: %s\n", safetext.Visible(ee.err.Error()))
 		if ee.usage {
 			fmt.Fprintf(w, "Run '%s --help' for usage.\n", path)
 		}

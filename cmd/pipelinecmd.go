@@ -65,8 +65,9 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 	if err != nil && p.findingsAreOutput && f != formatText && errors.As(err, &ee) && len(ee.inputErrors) > 0 {
 		// Machine-readable check output must explain an exit 2 as well;
 		// text output already went to stderr.
-		if rerr := p.render(streams.Out, f, outcome{Findings: ee.inputErrors, Threshold: flags.Findings.policy.Threshold, Root: root, Unread: true}); rerr != nil {
-			return rerr
+		w := &outputWriter{w: streams.Out}
+		if rerr := p.render(w, f, outcome{Findings: ee.inputErrors, Threshold: flags.Findings.policy.Threshold, Root: root, Unread: true}); rerr != nil {
+			return outputError(w, "output", rerr)
 		}
 	}
 	if err != nil {
@@ -83,12 +84,13 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 	if !p.rendersOutputStatus {
 		out.Result.Output.Status = translate.Status{}
 	}
-	if err := p.render(streams.Out, f, out); err != nil {
-		return err
+	w := &outputWriter{w: streams.Out}
+	if err := p.render(w, f, out); err != nil {
+		return outputError(w, "output", err)
 	}
 	markStage(c.Context(), "render")
 	if err := flushOut(streams.Out); err != nil {
-		return err
+		return writeError("output", err)
 	}
 	if p.findingsAreOutput {
 		return exitFor(out)

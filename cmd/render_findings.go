@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -24,6 +25,19 @@ type findingsReport struct {
 	// Unread is set when the input could not be read (exit 2) and the
 	// report holds the input errors only.
 	Unread bool
+	// Hidden are the findings below the output threshold
+	// (--output-threshold): counted in the summary, not printed.
+	Hidden []diag.Finding
+	// OutputThreshold is the least severity printed, when Hidden is set.
+	OutputThreshold diag.Severity
+}
+
+// summary counts the report's findings, those printed and those hidden.
+func (r findingsReport) summary() summary {
+	s := summarize(append(slices.Clip(r.Findings), r.Hidden...), r.Suppressed)
+	s.Hidden = len(r.Hidden)
+	s.below = r.OutputThreshold
+	return s
 }
 
 // locator maps the report's files onto repository paths.
@@ -43,7 +57,7 @@ type findingsRenderer interface {
 
 // findingsFormats are check's output formats, the first the default, each
 // with its renderer.
-var findingsFormats = []format{formatText, formatJSON, formatGitHub, formatSARIF, formatJUnit, formatGitLab}
+var findingsFormats = []format{formatText, formatJSON, formatGitHub, formatSARIF, formatJUnit, formatGitLab, formatMarkdown}
 
 func findingsRendererFor(f format) findingsRenderer {
 	switch f {
@@ -57,6 +71,8 @@ func findingsRendererFor(f format) findingsRenderer {
 		return junitFindings{}
 	case formatGitLab:
 		return gitlabFindings{}
+	case formatMarkdown:
+		return markdownFindings{}
 	}
 	return textFindings{}
 }
@@ -72,6 +88,9 @@ type summary struct {
 	Warnings   int `json:"warnings"`
 	Infos      int `json:"infos"`
 	Suppressed int `json:"suppressed"`
+	// Hidden counts the findings --output-threshold left out.
+	Hidden int `json:"hidden,omitempty"`
+	below  diag.Severity
 }
 
 func summarize(fs []diag.Finding, suppressed []diag.Suppressed) summary {
@@ -96,6 +115,9 @@ func (s summary) String() string {
 		plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"), plural(s.Infos, "info", "infos"))
 	if s.Suppressed > 0 {
 		out += fmt.Sprintf(", %d suppressed", s.Suppressed)
+	}
+	if s.Hidden > 0 {
+		out += fmt.Sprintf(" (%d below %s not shown)", s.Hidden, s.below)
 	}
 	return out
 }

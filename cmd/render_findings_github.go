@@ -20,7 +20,7 @@ func (githubFindings) render(w io.Writer, r findingsReport) error {
 			return err
 		}
 	}
-	_, err := fmt.Fprintln(w, summarize(r.Findings, r.Suppressed).String())
+	_, err := fmt.Fprintln(w, r.summary().String())
 	return err
 }
 

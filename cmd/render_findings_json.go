@@ -18,7 +18,7 @@ type findingsDoc struct {
 }
 
 func (jsonFindings) render(w io.Writer, r findingsReport) error {
-	doc := findingsDoc{Findings: r.Findings, Suppressed: r.Suppressed, Summary: summarize(r.Findings, r.Suppressed)}
+	doc := findingsDoc{Findings: r.Findings, Suppressed: r.Suppressed, Summary: r.summary()}
 	if doc.Findings == nil {
 		doc.Findings = []diag.Finding{}
 	}

@@ -16,6 +16,6 @@ func (textFindings) render(w io.Writer, r findingsReport) error {
 			return err
 		}
 	}
-	_, err := fmt.Fprintln(w, summarize(r.Findings, r.Suppressed).String())
+	_, err := fmt.Fprintln(w, r.summary().String())
 	return err
 }

@@ -235,12 +235,14 @@ func sortFindings(s string) string {
 	return strings.Join(lines, "")
 }
 
-// findingsAsData reports an output that lists findings as JSON objects
-// or workflow commands (SARIF, GitLab code quality, -o json, -o github):
+// findingsAsData reports an output that lists findings as JSON objects,
+// workflow commands or table rows (SARIF, GitLab code quality, -o json,
+// -o github, -o markdown):
 // a finding spans many lines or is not in the text form,
 // so its lines are compared as a multiset.
 func findingsAsData(file string) bool {
-	return strings.Contains(file, "sarif") || strings.Contains(file, "gitlab") || strings.Contains(file, "json") || strings.Contains(file, "github")
+	return strings.Contains(file, "sarif") || strings.Contains(file, "gitlab") || strings.Contains(file, "json") || strings.Contains(file, "github") ||
+		strings.Contains(file, "markdown")
 }
 
 // sortLines sorts all the lines of s.
