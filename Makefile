@@ -34,7 +34,7 @@ race:
 FUZZTIME ?= 1m
 FUZZ_MUTANTS ?= 5000
 FUZZMINIMIZE ?= 5s
-FUZZ_TARGETS = ./cmd:FuzzPipeline ./offline/load:FuzzReadHeader ./offline/validate:FuzzCELFast ./offline/validate:FuzzFastAdmit ./offline/load/yamljson:FuzzConvert ./cmd/yamlenc:FuzzMarshal ./offline/load/typed:FuzzFromMap ./offline/load/typed:FuzzFromJSON ./offline/load/typed:FuzzObjectMap ./offline/validate:FuzzPatternMatchers ./offline/validate:FuzzMetaValid ./offline/load/yamljson:FuzzClean
+FUZZ_TARGETS = ./cmd:FuzzPipeline ./cmd:FuzzOutputs ./offline/load:FuzzReadHeader ./offline/validate:FuzzCELFast ./offline/validate:FuzzFastAdmit ./offline/load/yamljson:FuzzConvert ./cmd/yamlenc:FuzzMarshal ./offline/load/typed:FuzzFromMap ./offline/load/typed:FuzzFromJSON ./offline/load/typed:FuzzObjectMap ./offline/validate:FuzzPatternMatchers ./offline/validate:FuzzMetaValid ./offline/load/yamljson:FuzzClean
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \
