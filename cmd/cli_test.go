@@ -152,8 +152,8 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-// TestByteLimitFlags: --max-file-bytes and --max-total-bytes reach the
-// loader; an input over them is an input error (exit 2) naming the flag.
+// TestByteLimitFlags: --max-file-bytes, --max-total-bytes and
+// --max-total-expanded-bytes reach the loader; an input over them is an input error (exit 2) naming the flag.
 func TestByteLimitFlags(t *testing.T) {
 	files := map[string]string{"gw.yaml": gatewayYAML}
 	got := runCLI(t, Env{}, files, "", "check", "-f", "@gw.yaml", "--max-file-bytes", "100")
@@ -165,6 +165,12 @@ func TestByteLimitFlags(t *testing.T) {
 	got = runCLI(t, Env{}, files, "", "check", "-f", "@gw.yaml", "-f", "@gw.yaml", "--max-total-bytes", total, "--max-file-bytes=1Mi")
 	if got.code != exitUsage || !strings.Contains(got.stderr, "gw.yaml: error[GWS1009]: not read: with it, the inputs would hold more than "+total+" bytes in total") {
 		t.Errorf("exit code = %d, stderr = %q; want the total limit", got.code, got.stderr)
+	}
+	files["aliases.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  a: &x hello\n  b: *x\n"
+	got = runCLI(t, Env{}, files, "", "check", "-f", "@aliases.yaml", "--max-total-expanded-bytes", "10")
+	want = "aliases.yaml:1: error[GWS1009]: aliases expand this 79-byte document to 101 bytes: more than 10 bytes in total (--max-total-expanded-bytes); gwsim refuses it rather than run out of memory\n"
+	if got.code != exitUsage || got.stderr != want {
+		t.Errorf("exit code = %d, stderr = %q; want %d, %q", got.code, got.stderr, exitUsage, want)
 	}
 }
 

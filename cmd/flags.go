@@ -55,7 +55,9 @@ type pipelineFlags struct {
 	// given (a quantity: 64Mi, 1G, 1048576); Limits holds them parsed.
 	MaxFileBytes  string
 	MaxTotalBytes string
-	Limits        load.Limits
+	// MaxTotalExpanded is the budget of alias expansion over all inputs.
+	MaxTotalExpanded string
+	Limits           load.Limits
 
 	// controllerNameFlag is the repeatable --controller-name as given.
 	controllerNameFlag []string
@@ -94,6 +96,7 @@ func (p *pipelineFlags) register(c *cobra.Command, formats ...format) {
 	p.Findings.register(fs)
 	fs.StringVar(&p.MaxFileBytes, "max-file-bytes", "64Mi", "largest input file (or stdin) gwsim reads, as a quantity (64Mi, 1Gi)")
 	fs.StringVar(&p.MaxTotalBytes, "max-total-bytes", "256Mi", "most bytes gwsim reads from all inputs together, as a quantity")
+	fs.StringVar(&p.MaxTotalExpanded, "max-total-expanded-bytes", "32Mi", "most bytes the YAML documents that use aliases may expand to together, as a quantity")
 }
 
 // byteLimit parses a byte-limit flag: a positive Kubernetes quantity.
@@ -131,6 +134,9 @@ func (p *pipelineFlags) complete(c *cobra.Command) (format, error) {
 		return "", err
 	}
 	if p.Limits.TotalBytes, err = byteLimit("max-total-bytes", p.MaxTotalBytes); err != nil {
+		return "", err
+	}
+	if p.Limits.TotalExpandedBytes, err = byteLimit("max-total-expanded-bytes", p.MaxTotalExpanded); err != nil {
 		return "", err
 	}
 	if p.ControllerNameSet {

@@ -97,21 +97,15 @@ func (d *decoder) document(doc document, ws *workspace) decoded {
 // tried because it costs nothing extra when it succeeds and is the only way
 // to see a repeated key, which plain conversion silently resolves to the
 // last value; that warning is returned for document to attach to the
-// object. Before the slow path expands aliases, their expansion is
-// measured against Limits.ExpandedBytes. converted says the fast
-// converter wrote js (see readHeader).
+// object. The slow path expands aliases: the reader has measured their
+// expansion against the limits (aliasBudget) before. converted says the
+// fast converter wrote js (see readHeader).
 func (d *decoder) toJSON(doc document, conv *yamljson.Converter, src diag.Source, out *decoded) (js []byte, repeated *diag.Finding, converted, ok bool) {
 	if doc.json {
 		return doc.data, nil, false, true
 	}
 	if js, ok := conv.Convert(doc.data); ok {
 		return js, nil, true, true
-	}
-	if n := expandedSize(doc.data, d.limits.ExpandedBytes); n >= d.limits.ExpandedBytes {
-		out.errors = append(out.errors, limitError(src, diag.ObjectRef{}, "", fmt.Sprintf(
-			"aliases expand this %d-byte document to more than %d bytes; gwsim refuses it rather than run out of memory",
-			len(doc.data), d.limits.ExpandedBytes)))
-		return nil, nil, false, false
 	}
 	js, strictErr := yaml.YAMLToJSONStrict(doc.data)
 	if strictErr == nil {

@@ -25,6 +25,9 @@ type Limits struct {
 	// ExpandedBytes bounds the JSON a YAML document that uses aliases
 	// expands to.
 	ExpandedBytes int64
+	// TotalExpandedBytes bounds what all the documents that use aliases
+	// expand to together.
+	TotalExpandedBytes int64
 }
 
 // Defaults of Limits. The largest configurations gwsim is measured with
@@ -35,6 +38,11 @@ const (
 	DefaultFileBytes     = 64 << 20
 	DefaultTotalBytes    = 256 << 20
 	DefaultExpandedBytes = 32 << 20
+	// DefaultTotalExpandedBytes lets all documents together expand as
+	// much as one may: real configurations use aliases for a few shared
+	// blocks and come nowhere near it, and what a document expands to is
+	// held several times over while it is decoded (docs/loading.md).
+	DefaultTotalExpandedBytes = 32 << 20
 )
 
 // withDefaults fills the zero fields.
@@ -47,6 +55,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.ExpandedBytes <= 0 {
 		l.ExpandedBytes = DefaultExpandedBytes
+	}
+	if l.TotalExpandedBytes <= 0 {
+		l.TotalExpandedBytes = DefaultTotalExpandedBytes
 	}
 	return l
 }

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -227,6 +228,71 @@ func TestByteSize(t *testing.T) {
 	for n, want := range map[int64]string{DefaultTotalBytes: "256 MiB", 2048: "2 KiB", 1000: "1000 bytes", 1<<20 + 1: "1048577 bytes"} {
 		if got := byteSize(n); got != want {
 			t.Errorf("byteSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// aliasDoc is an HTTPRoute whose spec.bomb anchors a scalar of size bytes
+// and aliases it a thousand times.
+func aliasDoc(i, size int) string {
+	return fmt.Sprintf("apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: bomb%d, namespace: shop}\nspec:\n  bomb:\n", i) +
+		`    a: &a ["` + strings.Repeat("x", size) + "\"]\n" + "    b: [" + strings.TrimSuffix(strings.Repeat("*a,", 1000), ",") + "]\n"
+}
+
+// TestAliasBudget: a 2 MB file of documents that each expand to just
+// under the limit per document (repro/hardening/alias-amplification, which
+// held each one's expansion at once: 3.8 GB) expands no more than the
+// budget of the whole input. The documents are refused in input order
+// once it is spent, and the others still load.
+func TestAliasBudget(t *testing.T) {
+	const scalar = 33000 // a thousand aliases of it: 33,039,153 bytes, under 32 MiB
+	var docs []string
+	size := 0
+	for i := 0; size < 2_000_000; i++ {
+		docs = append(docs, aliasDoc(i, scalar))
+		size += len(docs[i]) + 4
+	}
+	dir := writeFiles(t, map[string]string{"bomb.yaml": strings.Join(docs, "---\n"), "svc.yaml": serviceYAML})
+	var res Result
+	alloc := allocated(func() { res = Load(Options{Paths: []string{dir}}) })
+	got := summarize(dir, res)
+	if want := []string{"HTTPRoute shop/bomb0 gateway.networking.k8s.io/v1 @ bomb.yaml:1", "Service default/web v1 @ svc.yaml:1"}; !slices.Equal(got.Objects, want) {
+		t.Errorf("objects = %q, want %q", got.Objects, want)
+	}
+	if len(got.Errors) != len(docs)-1 {
+		t.Fatalf("%d errors, want one per document after the first (%d)", len(got.Errors), len(docs)-1)
+	}
+	line := 1 + strings.Count(docs[0], "\n") + 1
+	want := fmt.Sprintf("bomb.yaml:%d: error: aliases expand this %d-byte document to 33039153 bytes, and the documents before it to 33039153: more than 32 MiB in total (--max-total-expanded-bytes); gwsim refuses it rather than run out of memory",
+		line, len(docs[1]))
+	if got.Errors[0] != want {
+		t.Errorf("first error:\n%s\nwant\n%s", got.Errors[0], want)
+	}
+	// One document's expansion, held a few times over while it decodes.
+	if alloc > 300<<20 {
+		t.Errorf("Load allocated %d MB, want at most 300", alloc>>20)
+	}
+	t.Run("flag", func(t *testing.T) {
+		res := Load(Options{Paths: []string{dir}, Limits: Limits{TotalExpandedBytes: 1 << 20}})
+		if n := len(res.Errors); n != len(docs) {
+			t.Errorf("%d errors with a budget of 1 MiB, want %d (every document)", n, len(docs))
+		}
+	})
+}
+
+func TestHasAlias(t *testing.T) {
+	for doc, want := range map[string]bool{
+		"a: &x 1\nb: *x\n":               true,
+		"a: &x [1]\nb: [*x]\n":           true,
+		"{\"a\": &x 1, \"b\":*x}":        true,
+		"*x\n&y":                         true,
+		"hostnames: [\"*.example.com\"]": false,
+		"a: \"*.x\"\nb: 'q&r'\n":         false,
+		"a: b&c\nd: e*f\n":               false,
+		"a: *x\n":                        false, // no anchor: nothing to expand
+	} {
+		if got := hasAlias([]byte(doc)); got != want {
+			t.Errorf("hasAlias(%q) = %v, want %v", doc, got, want)
 		}
 	}
 }

@@ -107,11 +107,12 @@ type workspace struct {
 }
 
 // readAll reads the inputs in order, splits each into documents and
-// sends them, numbered, to jobs. Only one input's bytes are held at a
-// time.
+// sends them, numbered, to jobs, but for those whose aliases would expand
+// past a limit. Only one input's bytes are held at a time.
 func readAll(inputs []input, stdin io.Reader, limits Limits, jobs chan<- job, readErrs *[]diag.Finding) {
 	idx := 0
 	r := reader{limits: limits, stdin: stdin}
+	aliases := aliasBudget{perDoc: limits.ExpandedBytes, total: limits.TotalExpandedBytes}
 	for i, in := range inputs {
 		if r.exhausted {
 			*readErrs = append(*readErrs, unreadInputs(inputs[i:], limits))
@@ -125,6 +126,10 @@ func readAll(inputs []input, stdin io.Reader, limits Limits, jobs chan<- job, re
 		docs, errs := split(name, data)
 		*readErrs = append(*readErrs, errs...)
 		for _, doc := range docs {
+			if refused := aliases.refuse(doc); refused != nil {
+				*readErrs = append(*readErrs, *refused)
+				continue
+			}
 			jobs <- job{idx: idx, doc: doc}
 			idx++
 		}

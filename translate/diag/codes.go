@@ -133,7 +133,7 @@ var codes = []Code{
 	{ID: "GWS1008", Group: GroupInput, Reason: ReasonPrunedField, Title: "Field of the experimental channel",
 		Help: "Install the experimental channel's CRDs and pass --channel experimental, or remove the field: the standard channel's API server drops it."},
 	{ID: "GWS1009", Group: GroupInput, Reason: ReasonLimitExceeded, Title: "Input over a limit",
-		Help: "Shrink the input, or raise --max-file-bytes or --max-total-bytes when the input really is that large; the API server's own limits (names, annotations) cannot be raised."},
+		Help: "Shrink the input, or raise --max-file-bytes, --max-total-bytes or --max-total-expanded-bytes when the input really is that large; the API server's own limits (names, annotations) cannot be raised."},
 	{ID: "GWS1010", Group: GroupInput, Reason: ReasonNotRegularFile, Title: "Directory entry that is not a regular file",
 		Help: "Remove the device, FIFO or socket from the directory, or name it with -f if it is meant to be read."},
 	{ID: "GWS1030", Group: GroupInput, Reason: ReasonNoKindMatch, Title: "Kind or version that no API server serves",
