@@ -101,14 +101,13 @@ func chooseDuplicate(ref diag.ObjectRef, group []loaded) (loaded, []diag.Finding
 		return cmp.Or(strings.Compare(a.canon, b.canon), cmp.Compare(a.src.File, b.src.File), cmp.Compare(a.src.Line, b.src.Line))
 	})
 	winner := cands[0]
+	places := make([]diag.Source, len(cands))
+	for i, c := range cands {
+		places[i] = c.src
+	}
 	var findings []diag.Finding
 	for i, c := range cands[1:] {
-		var others []string
-		for j, o := range cands {
-			if j != i+1 {
-				others = append(others, o.src.String())
-			}
-		}
+		others := otherPlaces(places, i+1)
 		why := "the definitions differ; gwsim keeps the one whose JSON sorts first, so that the order of the input does not matter"
 		sev := diag.Error
 		if c.canon == winner.canon {
@@ -119,8 +118,30 @@ func chooseDuplicate(ref diag.ObjectRef, group []loaded) (loaded, []diag.Finding
 		findings = append(findings, diag.Finding{
 			Severity: sev, Object: ref, Source: c.src, Reason: diag.ReasonDuplicate,
 			Message: fmt.Sprintf("defined %d times; also defined at %s; keeping the one at %s and dropping this one: %s",
-				len(cands), strings.Join(others, ", "), winner.src, why),
+				len(cands), others, winner.src, why),
 		})
 	}
 	return winner.loaded, findings
+}
+
+// maxOtherPlaces is how many other places a duplicate's finding names:
+// a thousand copies of one file give a thousand findings, and listing
+// every other copy in each made the output grow with the square of it.
+const maxOtherPlaces = 3
+
+// otherPlaces names the places but places[skip]: the first
+// maxOtherPlaces of them and a count of the rest.
+func otherPlaces(places []diag.Source, skip int) string {
+	var names []string
+	for j, p := range places {
+		if j == skip {
+			continue
+		}
+		if len(names) == maxOtherPlaces {
+			rest := len(places) - 1 - maxOtherPlaces
+			return strings.Join(names, ", ") + fmt.Sprintf(" and %d more", rest)
+		}
+		names = append(names, p.String())
+	}
+	return strings.Join(names, ", ")
 }

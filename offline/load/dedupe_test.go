@@ -131,3 +131,28 @@ func TestSortByRef(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicatesManyCopies: each duplicate's finding names at most a few
+// other places and counts the rest, so that a thousand copies of a file
+// give output that grows with the copies, not with their square.
+func TestDuplicatesManyCopies(t *testing.T) {
+	files := map[string]string{}
+	for i := range 6 {
+		files[fmt.Sprintf("c%d.yaml", i)] = classYAML
+	}
+	dir := writeFiles(t, files)
+	got := summarize(dir, Load(Options{Paths: []string{dir}}))
+	if len(got.Findings) != 5 {
+		t.Fatalf("findings = %q, want 5", got.Findings)
+	}
+	want := "c1.yaml:1: warning: GatewayClass eg: defined 6 times; also defined at c0.yaml:1, c2.yaml:1, c3.yaml:1 and 2 more; " +
+		"keeping the one at c0.yaml:1 and dropping this one: the definitions are identical"
+	if got.Findings[0] != want {
+		t.Errorf("first finding:\n%s\nwant\n%s", got.Findings[0], want)
+	}
+	want = "c5.yaml:1: warning: GatewayClass eg: defined 6 times; also defined at c0.yaml:1, c1.yaml:1, c2.yaml:1 and 2 more; " +
+		"keeping the one at c0.yaml:1 and dropping this one: the definitions are identical"
+	if got.Findings[4] != want {
+		t.Errorf("last finding:\n%s\nwant\n%s", got.Findings[4], want)
+	}
+}
