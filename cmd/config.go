@@ -8,8 +8,6 @@ import (
 	"regexp"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/gwsim/gwsim/offline/load"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -83,24 +81,6 @@ func relToWorkingDir(p string) string {
 		return rel
 	}
 	return p
-}
-
-// readConfig reads and checks a config file. Every problem is an input
-// error (exit 2) naming the file: a setting that is silently wrong is worse
-// than one that stops the run.
-func readConfig(path string) (configFile, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return configFile{}, fmt.Errorf("reading config: %w", err)
-	}
-	var cfg configFile
-	if err := yaml.UnmarshalStrict(b, &cfg); err != nil {
-		return configFile{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := cfg.validate(); err != nil {
-		return configFile{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return cfg, nil
 }
 
 // assumeValue is what --assume takes: all, none, or kinds.

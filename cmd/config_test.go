@@ -58,23 +58,32 @@ func TestFindConfig(t *testing.T) {
 
 func TestReadConfigErrors(t *testing.T) {
 	tests := []struct{ content, want string }{
-		{"ignore: [GWS9999]\n", `ignore[0]: unknown finding code "GWS9999"`},
-		{"ignore: ['GWS3001:HTTPRoute']\n", `ignore[0]: "GWS3001:HTTPRoute": want CODE`},
-		{"severity: {GWS3001: fatal}\n", `severity: GWS3001: unknown severity "fatal"`},
-		{"severity: {GWS0000: info}\n", `severity: unknown finding code "GWS0000"`},
-		{"failureThreshold: notice\n", `failureThreshold: unknown severity "notice"`},
-		{"channel: beta\n", `channel: "beta" is not standard or experimental`},
-		{"assume: secrets\n", `assume: "secrets" is not all, none or a comma-separated list of kinds`},
-		{"controllerNames: ['']\n", `controllerNames[0]: must not be empty`},
-		{"ignores: [GWS3001]\n", `unknown field "ignores"`},
-		{"validate: loose\n", `validate: "loose" is not one of strict|warn|ignore|true|false`},
-		{"validate: 1\n", `validate: want one of strict|warn|ignore|true|false`},
+		{"ignore: ['GWS3001:HTTPRoute']\n", `.gwsim.yaml:1: ignore[0]: "GWS3001:HTTPRoute": want CODE`},
+		{"# settings\nignore:\n- GWS3001\n- 'GWS3001:HTTPRoute'\n", `.gwsim.yaml:4: ignore[1]: "GWS3001:HTTPRoute": want CODE`},
+		{"severity: {GWS3001: fatal}\n", `.gwsim.yaml:1: severity: GWS3001: unknown severity "fatal"`},
+		{"severity: {GWS0000: info}\n", `.gwsim.yaml:1: severity: unknown finding code "GWS0000"`},
+		{"channel: standard\nfailureThreshold: notice\n", `.gwsim.yaml:2: failureThreshold: unknown severity "notice"`},
+		{"channel: beta\n", `.gwsim.yaml:1: channel: "beta" is not standard or experimental`},
+		{"assume: secrets\n", `.gwsim.yaml:1: assume: "secrets" is not all, none or a comma-separated list of kinds`},
+		{"controllerNames: ['']\n", `.gwsim.yaml:1: controllerNames[0]: must not be empty`},
+		{"\nignores: [GWS3001]\n", `.gwsim.yaml:2: unknown setting "ignores" (the settings are `},
+		{"ignore: [GWS3001]\nignore: [GWS7001]\n", `.gwsim.yaml:2: ignore: given twice (first at line 1)`},
+		{"channel: [standard]\n", `.gwsim.yaml:1: channel: want a string, not a list`},
+		{"severity: [GWS3001]\n", `.gwsim.yaml:1: severity: want a mapping of strings, not a list`},
+		{"ignore: GWS3001\n", `.gwsim.yaml:1: ignore: want a list of strings, not a string`},
+		{"- channel\n", `.gwsim.yaml:1: not a mapping of settings`},
+		{"channel: &c standard\nassume: *c\n", `.gwsim.yaml:2: assume: aliases are not supported in the config file`},
+		{"channel: standard\nignore: [GWS3001\n", `.gwsim.yaml:1: not valid YAML: did not find expected ',' or ']'`},
+		{"channel: *secretanchor\n", `.gwsim.yaml: not valid YAML: unknown anchor`},
+		{"ignore: [GWS9999]\n", `.gwsim.yaml:1: ignore[0]: unknown finding code "GWS9999"`},
+		{"validate: loose\n", `.gwsim.yaml:1: validate: "loose" is not one of strict|warn|ignore|true|false`},
+		{"\nvalidate: 1\n", `.gwsim.yaml:2: validate: want one of strict|warn|ignore|true|false`},
 	}
 	for _, tt := range tests {
 		dir := writeTree(t, map[string]string{".gwsim.yaml": tt.content})
 		_, err := readConfig(filepath.Join(dir, ".gwsim.yaml"))
-		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), ".gwsim.yaml: ") {
-			t.Errorf("%q: error %v, want it to name the file and say %q", tt.content, err, tt.want)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "secretanchor") {
+			t.Errorf("%q: error %v, want it to say %q", tt.content, err, tt.want)
 		}
 	}
 	dir := writeTree(t, map[string]string{".gwsim.yaml": "channel: experimental\nassume: Secret,Service\ncontrollerNames: [a.example/x]\n"})
@@ -96,6 +105,74 @@ func TestReadConfigErrors(t *testing.T) {
 		if got, err := parseValidate(string(cfg.Validate)); err != nil || got != want {
 			t.Errorf("%q: validation %+v, %v; want %+v", content, got, err, want)
 		}
+	}
+}
+
+// TestConfigFileIsHostile: the config file is picked up from the
+// repository under test, so it is read as a manifest is: a link to a
+// device or a FIFO is refused without blocking or reading it, a large
+// file is refused by its size, and a file that is not a config at all (a
+// link to /etc/shadow) gets errors that show none of its text.
+func TestConfigFileIsHostile(t *testing.T) {
+	secret := "root:$6$c2VjcmV0$aGFzaA:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n"
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, path string)
+		want  string
+	}{{
+		name:  "link to /dev/zero",
+		setup: func(t *testing.T, path string) { symlink(t, "/dev/zero", path) },
+		want:  "reading config: .gwsim.yaml: not a regular file: a device",
+	}, {
+		name: "FIFO",
+		setup: func(t *testing.T, path string) {
+			if err := mkfifo(path); err != nil {
+				t.Skip(err)
+			}
+		},
+		want: "reading config: .gwsim.yaml: not a regular file: a FIFO",
+	}, {
+		name:  "larger than the limit",
+		setup: func(t *testing.T, path string) { write(t, path, "# "+strings.Repeat("x", maxConfigBytes)+"\n") },
+		want:  "reading config: .gwsim.yaml: larger than 1 MiB, the limit for it",
+	}, {
+		name: "link to a file that is not a config",
+		setup: func(t *testing.T, path string) {
+			write(t, path+".target", secret)
+			symlink(t, path+".target", path)
+		},
+		want: ".gwsim.yaml:1: not a setting of gwsim; the key is not shown (the settings are assume, channel, controllerNames, failureThreshold, ignore, severity, validate); " +
+			".gwsim.yaml:2: not a setting of gwsim; the key is not shown (the settings are assume, channel, controllerNames, failureThreshold, ignore, severity, validate)",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := writeTree(t, map[string]string{"gw.yaml": gatewayYAML, ".git/HEAD": ""})
+			tt.setup(t, filepath.Join(root, ".gwsim.yaml"))
+			t.Chdir(root)
+			// Found, not named: the file a pull request may change.
+			got := runCLI(t, Env{}, map[string]string{}, "", "check", "-f", filepath.Join(root, "gw.yaml"))
+			want := "gwsim: error: " + tt.want + "\n"
+			if got.code != exitUsage || got.stderr != want {
+				t.Errorf("exit %d, stderr\n%s\nwant %d,\n%s", got.code, got.stderr, exitUsage, want)
+			}
+			if strings.Contains(got.stderr, "root") || strings.Contains(got.stderr, "19000") {
+				t.Errorf("stderr shows the file's text: %q", got.stderr)
+			}
+		})
+	}
+}
+
+func symlink(t *testing.T, target, path string) {
+	t.Helper()
+	if err := os.Symlink(target, path); err != nil {
+		t.Skipf("symbolic links: %v", err)
+	}
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -158,7 +235,7 @@ func TestConfigAndThresholdErrorsExit2(t *testing.T) {
 	for _, args := range [][]string{{"check"}, {"routes"}, {"test", "--cases", "@gw.yaml"}} {
 		command := args[0]
 		got := runCLI(t, Env{}, bad, "", append(args, "-f", "@gw.yaml")...)
-		if got.code != exitUsage || !strings.Contains(got.stderr, `.gwsim.yaml: severity: GWS3001: unknown severity "fatal"`) {
+		if got.code != exitUsage || !strings.Contains(got.stderr, `.gwsim.yaml:1: severity: GWS3001: unknown severity "fatal"`) {
 			t.Errorf("%s with a bad config: exit %d, stderr %q", command, got.code, got.stderr)
 		}
 	}
@@ -167,7 +244,7 @@ func TestConfigAndThresholdErrorsExit2(t *testing.T) {
 		t.Errorf("bad threshold: exit %d, stderr %q, want %q", got.code, got.stderr, want)
 	}
 	got = runCLI(t, Env{}, map[string]string{"gw.yaml": gatewayYAML}, "", "check", "-f", "@gw.yaml", "--config", "@missing.yaml")
-	if got.code != exitUsage || !strings.Contains(got.stderr, "reading config: open missing.yaml") {
+	if got.code != exitUsage || !strings.Contains(got.stderr, "reading config: stat missing.yaml: no such file") {
 		t.Errorf("missing --config: exit %d, stderr %q", got.code, got.stderr)
 	}
 }

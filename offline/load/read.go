@@ -215,3 +215,26 @@ func byteSize(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// ReadFile reads one file under the rules every listed input follows: it
+// must be a regular file (or a link to one), checked before and after an
+// open that never blocks, and at most limit bytes. gwsim's own config
+// file is read this way, since it is found in the repository under test
+// like a manifest and deserves no more trust.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	r := reader{limits: Limits{FileBytes: limit, TotalBytes: limit}}
+	f, closeInput, err := r.open(input{path: path, listed: true})
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, err // the path is in the message already
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer closeInput()
+	data, _, err := r.readLimited(f)
+	if errors.Is(err, errTooLarge) {
+		return nil, fmt.Errorf("%s: larger than %s, the limit for it", path, byteSize(limit))
+	}
+	return data, err
+}
