@@ -11,6 +11,7 @@ import (
 
 	"github.com/gwsim/gwsim/offline/load"
 	"github.com/gwsim/gwsim/offline/validate"
+	"github.com/gwsim/gwsim/profile"
 )
 
 // defaultControllerName is the controller of the GatewayClasses gwsim
@@ -42,6 +43,11 @@ type pipelineFlags struct {
 	// strict, warn, ignore, true or false. validation holds it parsed.
 	Validate   string
 	validation validation
+	// Admission is --admission: apiserver, or none (standalone).
+	Admission string
+	// Implementation is --implementation: auto (per GatewayClass),
+	// generic or envoy-gateway.
+	Implementation string
 	// Assume is --assume, or the config file's assume: "" (the
 	// per-namespace rule), all, none, or a list of kinds (see
 	// load.OpenWorld).
@@ -90,6 +96,10 @@ func (p *pipelineFlags) register(c *cobra.Command, formats ...format) {
 	fs.StringVar(&p.Validate, "validate", "strict",
 		"admit objects as the API server would ("+validateValues+"): strict refuses objects with an unknown or duplicate field, as kubectl apply does by default; warn drops such a field with a warning; ignore or false skips validation (the CRD defaults are still applied)")
 	fs.Lookup("validate").NoOptDefVal = "strict"
+	fs.StringVar(&p.Admission, "admission", string(load.AdmissionAPIServer),
+		"what reads the objects before the controller: apiserver (kube-apiserver's checks) or none (standalone, as Envoy Gateway's file provider; metadata an API server would refuse is a warning)")
+	fs.StringVar(&p.Implementation, "implementation", string(profile.Auto),
+		"implementation profile: auto (per GatewayClass controllerName), generic or envoy-gateway (see docs/implementations.md)")
 	fs.StringVarP(&p.Output, "output", "o", string(formats[0]), "output format: "+names)
 	fs.BoolVarP(&p.Verbose, "verbose", "v", false, "print passes, object counts and info findings on stderr")
 	registerFormatCompletion(c, formats)
@@ -124,6 +134,12 @@ func (p *pipelineFlags) complete(c *cobra.Command) (format, error) {
 	}
 	if _, err := validate.ParseChannel(p.Channel); err != nil {
 		return "", usageErrorf("--channel: %v", err)
+	}
+	if _, err := load.ParseAdmission(p.Admission); err != nil {
+		return "", usageErrorf("--admission: %v", err)
+	}
+	if _, err := profile.Parse(p.Implementation); err != nil {
+		return "", usageErrorf("--implementation: %v", err)
 	}
 	p.ControllerNameSet = c.Flags().Changed("controller-name")
 	if slices.Contains(p.controllerNameFlag, "") {

@@ -13,6 +13,7 @@ import (
 	"github.com/gwsim/gwsim/offline"
 	"github.com/gwsim/gwsim/offline/load"
 	"github.com/gwsim/gwsim/offline/validate"
+	"github.com/gwsim/gwsim/profile"
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -69,6 +70,9 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		NoValidation: p.validation.off,
 		Fields:       p.validation.fields,
 		Limits:       p.Limits,
+		// complete checked both.
+		Admission:      load.Admission(p.Admission),
+		Implementation: profile.Name(p.Implementation),
 	})
 	platform := loadPlatformGateways(p, loaded)
 	markStage(ctx, "load")
@@ -85,6 +89,7 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 	opts := offline.Options{Translate: translate.Options{Now: translateTime(), OpenWorld: world}, Store: env.Store, OtherObjects: loaded.Others,
 		Stage: func(name string) { markStage(ctx, name) }}
 	opts.Translate.ControllerNames = p.ControllerNames
+	opts.Translate.Implementation = profile.Name(p.Implementation)
 	// What is needed of the loaded objects after the run is taken now, and
 	// they are dropped: the store keeps a copy of each one's top level, and
 	// holding the originals too through the run cost about 450 bytes per

@@ -14,6 +14,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 
+	"github.com/gwsim/gwsim/profile"
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
@@ -80,6 +81,10 @@ type Options struct {
 	// OpenWorld says which objects missing from the input are assumed to
 	// exist; the zero value assumes none.
 	OpenWorld OpenWorld
+	// Implementation is the profile chosen for every GatewayClass, or
+	// profile.Auto ("" too) to choose per class from its controllerName
+	// (see ProfileOf).
+	Implementation profile.Name
 	// StatusOnly computes Output.Status alone: Output.IR and
 	// Output.Findings are left empty, and the IR is built only as far as
 	// BackendTLSPolicy status needs it. Input.EndpointSlices are not read:

@@ -32,13 +32,42 @@ type admission struct {
 	// fields says whether a pruned field refuses the object (strict) or
 	// is a warning.
 	fields FieldValidation
+	// standalone is --admission none: no API server reads the objects, so
+	// its metadata checks do not refuse them (they are warnings), and the
+	// CRDs are the experimental channel's, which Envoy Gateway's file
+	// loader validates against (docs/implementations.md).
+	standalone bool
 }
 
-func newAdmission(channel validate.Channel, skip bool, fields FieldValidation) *admission {
+// Admission says what stands in front of the controller (--admission).
+type Admission string
+
+// The admissions: kube-apiserver (the default), or none, as in Envoy
+// Gateway's standalone mode, which reads files with no API server.
+const (
+	AdmissionAPIServer Admission = "apiserver"
+	AdmissionNone      Admission = "none"
+)
+
+// ParseAdmission checks an --admission value; "" is AdmissionAPIServer.
+func ParseAdmission(s string) (Admission, error) {
+	switch a := Admission(s); a {
+	case "":
+		return AdmissionAPIServer, nil
+	case AdmissionAPIServer, AdmissionNone:
+		return a, nil
+	}
+	return "", fmt.Errorf("unknown admission %q: want %q or %q", s, AdmissionAPIServer, AdmissionNone)
+}
+
+func newAdmission(channel validate.Channel, skip bool, fields FieldValidation, adm Admission) *admission {
 	if channel == "" {
 		channel = validate.Standard
 	}
-	a := &admission{channel: validate.New(channel), validate: !skip, fields: fields}
+	if adm == AdmissionNone {
+		channel = validate.Experimental
+	}
+	a := &admission{channel: validate.New(channel), validate: !skip, fields: fields, standalone: adm == AdmissionNone}
 	if channel == validate.Standard {
 		a.experimental = validate.New(validate.Experimental)
 	}
@@ -99,7 +128,11 @@ func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.Objec
 		ns.restore()
 		return obj, true
 	}
-	res, err := a.channel.Admit(gvk, obj)
+	admit := a.channel.Admit
+	if a.standalone {
+		admit = a.channel.AdmitApart
+	}
+	res, err := admit(gvk, obj)
 	var notServed *validate.NotServedError
 	switch {
 	case errors.As(err, &notServed):
@@ -135,6 +168,9 @@ func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.Objec
 		return nil, false
 	}
 	out.findings = append(out.findings, a.prunedFindings(gvk, res.Pruned, ref, src, at)...)
+	for _, e := range res.Metadata {
+		out.findings = append(out.findings, metadataUnchecked(e, ref, src, at))
+	}
 	ns.restore()
 	return obj, true
 }
@@ -160,6 +196,15 @@ func rejection(e *kfield.Error, ref diag.ObjectRef, src diag.Source, at origin) 
 	return diag.Finding{
 		Severity: diag.Error, Object: ref, Source: at.fieldSource(src, path), Field: path, Reason: diag.ReasonAdmissionRejected,
 		Message: e.ErrorBody() + " (the API server would reject the object; gwsim leaves it out)",
+	}
+}
+
+// metadataUnchecked is a warning for metadata the API server would
+// reject, kept under --admission none.
+func metadataUnchecked(e *kfield.Error, ref diag.ObjectRef, src diag.Source, at origin) diag.Finding {
+	return diag.Finding{
+		Severity: diag.Warning, Object: ref, Source: at.fieldSource(src, e.Field), Field: e.Field, Reason: diag.ReasonMetadataUnchecked,
+		Message: e.ErrorBody() + " (no API server checks metadata under --admission none (standalone); gwsim keeps the object)",
 	}
 }
 

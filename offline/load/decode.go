@@ -15,6 +15,7 @@ import (
 	"github.com/gwsim/gwsim/offline/load/yamljson"
 	"github.com/gwsim/gwsim/offline/scheme"
 	"github.com/gwsim/gwsim/offline/validate"
+	"github.com/gwsim/gwsim/profile"
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -242,6 +243,11 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 	}
 	mergeStringData(obj)
 	out.objects = append(out.objects, loaded{obj: obj, ref: ref, src: src})
+	if gvk.Group == profile.EnvoyGatewayGroup {
+		// Under a profile that does not simulate it, a vendor object is an
+		// extension object like any other (see countUnsimulated).
+		out.others = append(out.others, otherObjects(gvk.GroupKind(), h, ref)...)
+	}
 }
 
 // decodeTyped decodes an object into obj, new from the scheme for gvk: from

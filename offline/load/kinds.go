@@ -1,11 +1,15 @@
 package load
 
 import (
+	"slices"
+
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	gwxv1alpha1 "sigs.k8s.io/gateway-api/apisx/v1alpha1"
 	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
+
+	"github.com/gwsim/gwsim/profile"
 )
 
 // loadedKind reports whether gwsim decodes objects of gvk. Every Gateway API
@@ -16,7 +20,8 @@ import (
 // store. ConfigMap stays because BackendTLSPolicy names CA bundles in it.
 // Of the Multi-Cluster Services API only ServiceImport is read: a route
 // may send traffic to one (GEP-1748); a ServiceExport is the exporting
-// cluster's business and stays an ignored kind.
+// cluster's business and stays an ignored kind. Of the vendor groups, the
+// kinds some implementation profile simulates are read.
 func loadedKind(s *runtime.Scheme, gvk schema.GroupVersionKind) bool {
 	if !s.Recognizes(gvk) {
 		return false
@@ -33,6 +38,8 @@ func loadedKind(s *runtime.Scheme, gvk schema.GroupVersionKind) bool {
 		return gvk.Kind == "EndpointSlice"
 	case mcsv1alpha1.GroupName:
 		return gvk.Kind == "ServiceImport"
+	case profile.EnvoyGatewayGroup:
+		return slices.Contains(profile.AllKinds(), gvk.GroupKind())
 	}
 	return false
 }

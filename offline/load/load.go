@@ -26,6 +26,13 @@
 //     each item's source is the List's line.
 //   - Kinds gwsim does not read are skipped and summed up in one finding;
 //     only the identity of each such object is kept (Result.Others).
+//     The vendor kinds an implementation profile simulates (Envoy
+//     Gateway's Backend and HTTPRouteFilter, package profile) are decoded
+//     and admitted against their own CRDs, and their identities kept too:
+//     under a profile that does not simulate them they stay extension
+//     objects, counted in that finding.
+//   - With Options.Admission none there is no API server: metadata it
+//     would reject is a warning and the object is kept.
 //   - Older Gateway API versions are converted to v1, namespaced objects
 //     without a namespace get Options.Namespace, and duplicates are reduced
 //     to one, chosen from content alone.
@@ -40,8 +47,10 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/offline/validate"
+	"github.com/gwsim/gwsim/profile"
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -77,6 +86,14 @@ type Options struct {
 	Fields FieldValidation
 	// Limits bound what is read; zero fields take the defaults.
 	Limits Limits
+	// Admission is what reads the objects before the controller: the API
+	// server (the default) or none (standalone).
+	Admission Admission
+	// Implementation is the profile chosen with --implementation (Auto:
+	// per GatewayClass). It decides whether the vendor kinds the loader
+	// decodes are counted among the ignored ones: only a profile in use
+	// simulates them.
+	Implementation profile.Name
 }
 
 // Result is everything Load found.
@@ -109,7 +126,7 @@ type Result struct {
 // Load reads opts.Paths in order and decodes every document. It never stops
 // early: each problem becomes a finding and the rest is still loaded.
 func Load(opts Options) Result {
-	return load(opts, newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation, opts.Fields)))
+	return load(opts, newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation, opts.Fields, opts.Admission)))
 }
 
 // load is Load with the decoder given, for the differential tests.
@@ -144,6 +161,7 @@ func load(opts Options, d *decoder) Result {
 	}
 	kept, dups := dedupe(all)
 	findings = append(findings, dups...)
+	countUnsimulated(ignored, kept, opts.Implementation)
 	if f, ok := ignoredSummary(ignored); ok {
 		findings = append(findings, f)
 	}
@@ -156,6 +174,37 @@ func load(opts Options, d *decoder) Result {
 		res.Sources[l.ref] = l.src
 	}
 	return res
+}
+
+// countUnsimulated adds to ignored the objects of the vendor kinds the
+// loader decodes for a profile (profile.AllKinds) when no GatewayClass of
+// the input selects a profile that simulates their kind, nor does
+// --implementation: for every class they are then extension objects, as
+// for the generic profile.
+func countUnsimulated(ignored map[schema.GroupKind]int, kept []loaded, chosen profile.Name) {
+	var profiles []profile.Profile
+	for _, l := range kept {
+		if c, ok := l.obj.(*gwv1.GatewayClass); ok {
+			profiles = append(profiles, profile.For(chosen, string(c.Spec.ControllerName)))
+		}
+	}
+	if chosen != profile.Auto && chosen != "" {
+		profiles = append(profiles, profile.Of(chosen))
+	}
+	simulated := func(gk schema.GroupKind) bool {
+		for _, p := range profiles {
+			if p.Simulates(gk) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, l := range kept {
+		gk := l.obj.GetObjectKind().GroupVersionKind().GroupKind()
+		if slices.Contains(profile.AllKinds(), gk) && !simulated(gk) {
+			ignored[gk]++
+		}
+	}
 }
 
 // ignoredSummary is the one finding that lists the kinds gwsim skipped, so

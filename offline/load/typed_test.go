@@ -70,7 +70,7 @@ func loadWith(opts Options, stdin *bytes.Reader, fast bool) Result {
 	if stdin != nil {
 		stdin.Seek(0, 0)
 	}
-	d := newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation, opts.Fields))
+	d := newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation, opts.Fields, opts.Admission))
 	if !fast {
 		d.typed = nil
 	}

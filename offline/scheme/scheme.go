@@ -2,13 +2,17 @@
 // with: core/v1, discovery/v1, every Gateway API group/version shipped in
 // sigs.k8s.io/gateway-api v1.6.3, and the Multi-Cluster Services API
 // (multicluster.x-k8s.io/v1alpha1, sigs.k8s.io/mcs-api), whose ServiceImport
-// is a backend kind of Gateway API's Extended support (GEP-1748). A new
+// is a backend kind of Gateway API's Extended support (GEP-1748), and Envoy
+// Gateway's own kinds (gateway.envoyproxy.io/v1alpha1, from its pinned
+// release's api/v1alpha1 package), which its implementation profile
+// simulates in part (docs/implementations.md). A new
 // scheme is built per call so that no package holds mutable state.
 package scheme
 
 import (
 	"fmt"
 
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -32,6 +36,7 @@ func New() *runtime.Scheme {
 		gwv1alpha3.Install,
 		gwxv1alpha1.Install,
 		mcsv1alpha1.Install,
+		egv1a1.AddToScheme,
 	} {
 		if err := add(s); err != nil {
 			panic(fmt.Sprintf("bug: building scheme: %v", err))

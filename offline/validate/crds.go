@@ -15,7 +15,8 @@ import (
 )
 
 // crdFiles holds crds/<channel>/<group>_<plural>.yaml as gen_crds.go copies
-// them from the gateway-api module.
+// them from the gateway-api module, and crds/envoy-gateway/<group>_<plural>.yaml
+// as it copies them from Envoy Gateway's CRD chart.
 //
 //go:embed crds
 var crdFiles embed.FS
@@ -56,7 +57,25 @@ var plurals = map[schema.GroupKind]string{
 	{Group: "gateway.networking.x-k8s.io", Kind: "XBackend"}:              "xbackends",
 	{Group: "gateway.networking.x-k8s.io", Kind: "XBackendTrafficPolicy"}: "xbackendtrafficpolicies",
 	{Group: "gateway.networking.x-k8s.io", Kind: "XMesh"}:                 "xmeshes",
+
+	{Group: EnvoyGatewayGroup, Kind: "Backend"}:              "backends",
+	{Group: EnvoyGatewayGroup, Kind: "BackendTrafficPolicy"}: "backendtrafficpolicies",
+	{Group: EnvoyGatewayGroup, Kind: "ClientTrafficPolicy"}:  "clienttrafficpolicies",
+	{Group: EnvoyGatewayGroup, Kind: "EnvoyExtensionPolicy"}: "envoyextensionpolicies",
+	{Group: EnvoyGatewayGroup, Kind: "EnvoyPatchPolicy"}:     "envoypatchpolicies",
+	{Group: EnvoyGatewayGroup, Kind: "EnvoyProxy"}:           "envoyproxies",
+	{Group: EnvoyGatewayGroup, Kind: "HTTPRouteFilter"}:      "httproutefilters",
+	{Group: EnvoyGatewayGroup, Kind: "SecurityPolicy"}:       "securitypolicies",
 }
+
+// EnvoyGatewayGroup is the API group of Envoy Gateway's own kinds. Their
+// CRDs come from the Envoy Gateway release go.mod requires and are the
+// same in either Gateway API channel: a cluster installs them beside
+// whichever channel it runs.
+const EnvoyGatewayGroup = "gateway.envoyproxy.io"
+
+// envoyGatewayDir is the directory of crdFiles holding Envoy Gateway's CRDs.
+const envoyGatewayDir = "envoy-gateway"
 
 // Handles reports whether gk is a kind gateway-api defines a CRD for (in
 // any channel), that is, whether Admit has a schema to check it against.
@@ -67,7 +86,23 @@ func Handles(gk schema.GroupKind) bool {
 
 // crdFile is the embedded file of gk's CRD in channel.
 func crdFile(channel Channel, gk schema.GroupKind) string {
+	if gk.Group == EnvoyGatewayGroup {
+		return path.Join("crds", envoyGatewayDir, gk.Group+"_"+plurals[gk]+".yaml")
+	}
 	return path.Join("crds", string(channel), gk.Group+"_"+plurals[gk]+".yaml")
+}
+
+// stripHelm turns one of Envoy Gateway's CRD chart templates into the
+// plain CRD it wraps: the lines holding a Helm action (the condition that
+// enables the CRD and its end) and the document marker are left out. gen_crds.go does the same.
+func stripHelm(text string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "{{") && line != "---\n" {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // isCRDFile says which files of the module's config/crd/<channel> are

@@ -88,7 +88,7 @@ func TestPluralsCoverEmbeddedCRDs(t *testing.T) {
 		}
 	}
 	for gk := range plurals {
-		if !seen[gk] {
+		if !seen[gk] && gk.Group != EnvoyGatewayGroup { // TestEnvoyGatewayCRDsParseAndCompile
 			t.Errorf("plurals names %v, which no embedded CRD defines", gk)
 		}
 	}

@@ -2,9 +2,12 @@
 
 // gen_crds copies the Gateway API CRDs of the sigs.k8s.io/gateway-api
 // version that go.mod requires from the module cache into crds/, where
-// crds.go embeds them. Run it with `go generate ./offline/validate` (or
-// `make crds`) after changing that version; TestEmbeddedCRDsMatchModule
-// fails until it has been run.
+// crds.go embeds them, and Envoy Gateway's own CRDs of the
+// github.com/envoyproxy/gateway version into crds/envoy-gateway, without
+// the Helm chart's enabling condition around each. Run it with `go
+// generate ./offline/validate` (or `make crds`) after changing either
+// version; TestEmbeddedCRDsMatchModule and
+// TestEmbeddedEnvoyGatewayCRDsMatchModule fail until it has been run.
 package main
 
 import (
@@ -23,11 +26,7 @@ func main() {
 }
 
 func run() error {
-	out, err := exec.Command("go", "mod", "download", "-json", "sigs.k8s.io/gateway-api").Output()
-	if err != nil {
-		return fmt.Errorf("go mod download: %w", err)
-	}
-	dir, err := moduleDir(out)
+	dir, err := download("sigs.k8s.io/gateway-api")
 	if err != nil {
 		return err
 	}
@@ -36,7 +35,62 @@ func run() error {
 			return err
 		}
 	}
+	egDir, err := download("github.com/envoyproxy/gateway")
+	if err != nil {
+		return err
+	}
+	return copyEnvoyGateway(filepath.Join(egDir, "charts", "gateway-crds-helm", "templates", "generated"), filepath.Join("crds", "envoy-gateway"))
+}
+
+// download returns the module cache directory of module at the version
+// go.mod requires.
+func download(module string) (string, error) {
+	out, err := exec.Command("go", "mod", "download", "-json", module).Output()
+	if err != nil {
+		return "", fmt.Errorf("go mod download %s: %w", module, err)
+	}
+	return moduleDir(out)
+}
+
+// copyEnvoyGateway copies the chart's generated CRD templates, each the
+// CRD between a "{{- if ... }}" line and a "{{- end }}" line, as plain
+// CRDs.
+func copyEnvoyGateway(from, to string) error {
+	if err := os.RemoveAll(to); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), "gateway.envoyproxy.io_") || !strings.HasSuffix(e.Name(), ".yaml") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), []byte(stripHelm(string(data))), 0o644); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// stripHelm must match crds.go's stripHelm: the template's lines without
+// those holding a Helm action and without the document marker.
+func stripHelm(text string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "{{") && line != "---\n" {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // moduleDir reads the "Dir" field of `go mod download -json` without a JSON

@@ -110,6 +110,10 @@ type Result struct {
 	// Pruned are the paths of fields the schema does not have, which the
 	// API server drops (sorted).
 	Pruned []string
+	// Metadata are the errors of the API server's metadata checks when
+	// they are asked for apart (AdmitApart): not among Errors, and not
+	// stopping the CEL rules.
+	Metadata field.ErrorList
 }
 
 // Admit prunes, defaults and validates obj (decoded JSON, numbers as int64
@@ -123,6 +127,20 @@ func (v *Validator) Admit(gvk schema.GroupVersionKind, obj map[string]any) (Resu
 		return Result{}, err
 	}
 	return c.admit(obj), nil
+}
+
+// AdmitApart is Admit with the metadata checks (name syntax, labels,
+// annotations, owner references) reported apart in Result.Metadata, for a
+// reader with no API server in front of it that checks objects against
+// their schemas only (gwsim's --admission none).
+func (v *Validator) AdmitApart(gvk schema.GroupVersionKind, obj map[string]any) (Result, error) {
+	c, err := v.compiled(gvk)
+	if err != nil {
+		return Result{}, err
+	}
+	res := c.admitWith(obj, true, false)
+	res.Metadata = c.validateMeta(obj, true)
+	return res, nil
 }
 
 // Default applies gvk's structural defaults to obj in place, without
@@ -243,16 +261,18 @@ func (v *Validator) Compiling(gvk schema.GroupVersionKind) bool {
 // the library, which then gives the errors. Either way the result is the
 // library's (TestFastAdmitMatchesLibrary).
 func (c *compiled) admit(obj map[string]any) Result {
-	return c.admitWith(obj, true)
+	return c.admitWith(obj, true, true)
 }
 
 // admitLibrary is admit through the library alone: the reference the fast
 // walk is tested and benchmarked against.
 func (c *compiled) admitLibrary(obj map[string]any) Result {
-	return c.admitWith(obj, false)
+	return c.admitWith(obj, false, true)
 }
 
-func (c *compiled) admitWith(obj map[string]any, fast bool) Result {
+// admitWith admits obj, the fast way when fast is set, with the metadata
+// checks when meta is.
+func (c *compiled) admitWith(obj map[string]any, fast, meta bool) Result {
 	status, hasStatus := obj["status"]
 	delete(obj, "status")
 	defer func() {
@@ -262,14 +282,14 @@ func (c *compiled) admitWith(obj map[string]any, fast bool) Result {
 	}()
 	if fast {
 		if pruned, _, ok := fastWalk(c.walk, obj); ok {
-			return Result{Pruned: pruned, Errors: c.validate(obj, true)}
+			return Result{Pruned: pruned, Errors: c.validate(obj, true, meta)}
 		}
 	}
 	var res Result
 	res.Pruned = structuralpruning.PruneWithOptions(obj, c.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
 	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, c.structural)
 	structuraldefaulting.Default(obj, c.structural)
-	res.Errors = c.validate(obj, false)
+	res.Errors = c.validate(obj, false, meta)
 	return res
 }
 
@@ -278,10 +298,13 @@ func (c *compiled) admitWith(obj map[string]any, fast bool) Result {
 // nothing before blocks them. fast says that the fast walk admitted obj:
 // it has proved that the schema, embedded-resource and list-type checks
 // pass (the walk declines embedded resources), so their result, none, is
-// known without running them, and metadata is read the fast way.
-func (c *compiled) validate(obj map[string]any, fast bool) field.ErrorList {
+// known without running them, and metadata is read the fast way. meta
+// false leaves the metadata checks out.
+func (c *compiled) validate(obj map[string]any, fast, meta bool) field.ErrorList {
 	var errs field.ErrorList
-	errs = append(errs, c.validateMeta(obj, fast)...)
+	if meta {
+		errs = append(errs, c.validateMeta(obj, fast)...)
+	}
 	if !fast {
 		errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj, c.schemaValidator)...)
 		errs = append(errs, schemaobjectmeta.Validate(context.TODO(), nil, obj, c.structural, false)...)

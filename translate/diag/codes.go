@@ -168,6 +168,8 @@ var codes = []Code{
 		Help: "Fix the field the message names; kubectl apply would refuse the object with this same message."},
 	{ID: "GWS2011", Group: GroupValidation, Reason: ReasonNotServed, Title: "Kind or version not served by the channel",
 		Help: "Use an apiVersion the channel serves (v1 for most kinds), or install the experimental channel and pass --channel experimental."},
+	{ID: "GWS2020", Group: GroupValidation, Reason: ReasonMetadataUnchecked, Title: "Metadata an API server would reject (standalone)",
+		Help: "Fix the metadata field the message names if the manifests are ever applied to a cluster; with no API server (--admission none) the object is kept."},
 
 	// Reference: names that do not resolve or are not permitted.
 	{ID: "GWS3001", Group: GroupReference, Reason: "BackendNotFound", Title: "Backend not found",

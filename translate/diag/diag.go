@@ -160,6 +160,10 @@ const (
 	// ReasonAdmissionRejected: the API server would reject the object (CRD
 	// schema, CEL rule or metadata validation); gwsim leaves it out.
 	ReasonAdmissionRejected = "AdmissionRejected"
+	// ReasonMetadataUnchecked: under --admission none, metadata the API
+	// server would reject (an owner reference without uid); the object is
+	// kept, as no API server reads it.
+	ReasonMetadataUnchecked = "MetadataUnchecked"
 	// ReasonNotServed: the chosen channel's CRDs do not serve the object's
 	// kind at its apiVersion; gwsim leaves it out.
 	ReasonNotServed = "NotServed"

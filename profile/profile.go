@@ -1,0 +1,95 @@
+// Package profile names the implementations whose choices gwsim simulates.
+// The Gateway API leaves some behaviour to implementations (which route
+// kinds a TLS listener takes, which Secret types hold certificates, how an
+// unmatched request is answered) and implementations add kinds of their own
+// (Envoy Gateway's Backend and HTTPRouteFilter). A Profile is that set of
+// choices and kinds, as data: translate and the offline controller ask the
+// profile of a GatewayClass, never an implementation's name, so that every
+// vendor rule sits in the profile's own files. docs/implementations.md
+// gives the documented or source fact behind each choice.
+package profile
+
+import (
+	"fmt"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Name names a profile, as --implementation takes it.
+type Name string
+
+// The profiles. Auto chooses per GatewayClass from its controllerName.
+const (
+	Auto         Name = "auto"
+	Generic      Name = "generic"
+	EnvoyGateway Name = "envoy-gateway"
+)
+
+// EnvoyGatewayController is the controllerName of Envoy Gateway's
+// GatewayClasses (its default EnvoyGateway config,
+// gateway.controllerName): a class naming it gets the envoy-gateway
+// profile under Auto.
+const EnvoyGatewayController = "gateway.envoyproxy.io/gatewayclass-controller"
+
+// EnvoyGatewayGroup is the API group of Envoy Gateway's own kinds.
+const EnvoyGatewayGroup = "gateway.envoyproxy.io"
+
+// The Envoy Gateway kinds the envoy-gateway profile simulates.
+var (
+	BackendKind         = schema.GroupKind{Group: EnvoyGatewayGroup, Kind: "Backend"}
+	HTTPRouteFilterKind = schema.GroupKind{Group: EnvoyGatewayGroup, Kind: "HTTPRouteFilter"}
+)
+
+// Parse checks a profile name given by a user; "" is Auto.
+func Parse(s string) (Name, error) {
+	switch n := Name(s); n {
+	case "":
+		return Auto, nil
+	case Auto, Generic, EnvoyGateway:
+		return n, nil
+	}
+	return "", fmt.Errorf("unknown implementation %q: want %s, %s or %s", s, Auto, Generic, EnvoyGateway)
+}
+
+// Profile is what one implementation decides.
+type Profile struct {
+	Name Name
+	// Kinds are the vendor kinds the profile simulates: read, watched,
+	// given status and followed by routes. Other vendor kinds stay
+	// extension objects that resolve but are not simulated.
+	Kinds []schema.GroupKind
+}
+
+// Simulates reports whether the profile simulates objects of gk.
+func (p Profile) Simulates(gk schema.GroupKind) bool {
+	return slices.Contains(p.Kinds, gk)
+}
+
+// Of returns the profile named n; Auto is Generic here (see For).
+func Of(n Name) Profile {
+	if n == EnvoyGateway {
+		return Profile{Name: EnvoyGateway, Kinds: []schema.GroupKind{BackendKind, HTTPRouteFilterKind}}
+	}
+	return Profile{Name: Generic}
+}
+
+// For returns the profile of a GatewayClass with controllerName: the one
+// chosen is forced unless it is Auto, which picks envoy-gateway for Envoy
+// Gateway's controllerName and generic for any other.
+func For(chosen Name, controllerName string) Profile {
+	if chosen == Auto || chosen == "" {
+		if controllerName == EnvoyGatewayController {
+			return Of(EnvoyGateway)
+		}
+		return Of(Generic)
+	}
+	return Of(chosen)
+}
+
+// AllKinds are the vendor kinds some profile simulates, which the loader
+// decodes whatever the profile: which profile applies is only known per
+// GatewayClass, after loading.
+func AllKinds() []schema.GroupKind {
+	return Of(EnvoyGateway).Kinds
+}
