@@ -320,11 +320,19 @@ func formatURLRewrite(u ir.URLRewrite) string {
 	if u.Hostname != "" {
 		parts = append(parts, "host="+u.Hostname)
 	}
+	if u.HostnameFromHeader != "" {
+		parts = append(parts, "host=header:"+u.HostnameFromHeader)
+	}
+	if u.HostnameFromBackend {
+		parts = append(parts, "host=backend")
+	}
 	switch u.PathType {
 	case "ReplacePrefixMatch":
 		parts = append(parts, "prefix="+u.Path)
 	case "ReplaceFullPath":
 		parts = append(parts, "path="+u.Path)
+	case "ReplaceRegexMatch":
+		parts = append(parts, "regex="+u.PathRegex+" -> "+u.Path)
 	}
 	return strings.Join(parts, " ")
 }

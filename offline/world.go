@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 	"reflect"
 	"slices"
 
@@ -34,6 +35,8 @@ func worldLists() []func() client.ObjectList {
 		func() client.ObjectList { return &corev1.SecretList{} },
 		func() client.ObjectList { return &corev1.ConfigMapList{} },
 		func() client.ObjectList { return &corev1.NamespaceList{} },
+		func() client.ObjectList { return &egv1a1.BackendList{} },
+		func() client.ObjectList { return &egv1a1.HTTPRouteFilterList{} },
 	}
 	for _, k := range controller.RouteKinds() {
 		lists = append(lists, k.NewList)

@@ -25,8 +25,9 @@ type backendResult struct {
 }
 
 // resolveBackend applies the spec's backendRef rules: gwsim routes to
-// core Services and to ServiceImports (backendobject.go), and resolves
-// other kinds as an implementation's own (extension.go); a reference into
+// core Services and to ServiceImports (backendobject.go), to the vendor
+// backends the route's implementation profile simulates (egbackend.go),
+// and resolves other kinds as an implementation's own (extension.go); a reference into
 // another namespace needs a ReferenceGrant there (RefNotPermitted), the
 // object and its port must exist (BackendNotFound), and the port's
 // appProtocol must be one the route can use (UnsupportedProtocol, see
@@ -46,6 +47,9 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 			reason:  reason,
 			message: fmt.Sprintf("%s: %s", field, msg),
 		}
+	}
+	if w.simulatedBackend(r, group, kind) {
+		return w.resolveEGBackend(r, ref, ns, field, weight)
 	}
 	key, ok := backendKeyOf(group, kind, ns, string(ref.Name))
 	if !ok || w.otherVersionOnly(key) {

@@ -160,6 +160,9 @@ func (w *world) policyTarget(ns string, t gwv1.LocalPolicyTargetReferenceWithSec
 		f := finding(diag.Warning, field, reason, msg)
 		return policyTarget{}, &f
 	}
+	if w.policyTargetsBackend(t) {
+		return w.egBackendPolicyTarget(ns, t, field, fail)
+	}
 	key, ok := backendKeyOf(string(t.Group), string(t.Kind), ns, string(t.Name))
 	if !ok {
 		return fail(field, string(gwv1.PolicyReasonInvalid),

@@ -45,11 +45,15 @@ func (w *world) addPolicyAncestors(st map[types.NamespacedName][]gwv1.PolicyAnce
 	reached := map[*policyResult]map[int]bool{}
 	for _, c := range g.Clusters {
 		key, port, ok := w.clusterPort(c)
+		sections := []string{port.Name}
+		if !ok {
+			key, sections, ok = w.egClusterTarget(c)
+		}
 		if !ok {
 			continue
 		}
 		for _, ref := range w.backendTLS.byBackend[key] {
-			if s := ref.p.targets[ref.i].target.section; s != "" && s != port.Name {
+			if s := ref.p.targets[ref.i].target.section; s != "" && !slices.Contains(sections, s) {
 				continue
 			}
 			if reached[ref.p] == nil {

@@ -27,6 +27,9 @@ type filterSet struct {
 	// redirect is the RequestRedirect filter, which becomes the rule's
 	// action: it answers instead of forwarding.
 	redirect *ir.Redirect
+	// direct is the answer of a vendor filter that answers requests
+	// itself (egroutefilter.go), which becomes the rule's action.
+	direct *ir.DirectResponse
 	// unresolved describes the first ExtensionRef filter ("" when none):
 	// gwsim resolves no custom filter, and the spec answers the requests
 	// it would process with an error instead of skipping it.
@@ -86,6 +89,10 @@ func (w *world) httpFilters(res *routeResult, filters []gwv1.HTTPRouteFilter, fi
 			fs.refs = append(fs.refs, problems...)
 			fs.filters = append(fs.filters, ir.Filter{Type: string(f.Type), RequestMirror: m})
 		case gwv1.HTTPRouteFilterExtensionRef:
+			if hrf, ok := w.simulatedFilter(res.info, f.ExtensionRef); ok {
+				fs.filters = append(fs.filters, w.egRouteFilter(res, hrf, ff, &fs)...)
+				continue
+			}
 			fs.filters = append(fs.filters, w.extensionRef(res, f.ExtensionRef, ff, &fs))
 		case gwv1.HTTPRouteFilterRequestRedirect, gwv1.HTTPRouteFilterCORS, gwv1.HTTPRouteFilterExternalAuth:
 			if level == backendLevel {

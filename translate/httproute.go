@@ -88,6 +88,9 @@ func (w *world) httpRule(res *routeResult, rule gwv1.HTTPRouteRule, field string
 		hr.action, backendProblems = w.httpBackends(res, rule.BackendRefs, field)
 		problems = append(problems, backendProblems...)
 	}
+	if fs.direct != nil {
+		hr.action.DirectResponse = fs.direct
+	}
 	if fs.unresolved != "" {
 		hr.action.DirectResponse = &ir.DirectResponse{Status: http.StatusInternalServerError,
 			Reason: "unresolved " + fs.unresolved}

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -46,6 +47,10 @@ func (in *Input) Add(obj any) bool {
 		in.ConfigMaps = append(in.ConfigMaps, o)
 	case *corev1.Namespace:
 		in.Namespaces = append(in.Namespaces, o)
+	case *egv1a1.Backend:
+		in.Backends = append(in.Backends, o)
+	case *egv1a1.HTTPRouteFilter:
+		in.HTTPRouteFilters = append(in.HTTPRouteFilters, o)
 	default:
 		return false
 	}

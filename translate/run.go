@@ -72,6 +72,7 @@ func translateOn(in Input, opts Options, sp spread) Output {
 	out.Findings = append(out.Findings, w.backendTLS.policyFindings(out.Status.BackendTLSPolicies, in.Sources)...)
 	out.Findings = append(out.Findings, w.assumed.findings()...)
 	out.Findings = append(out.Findings, w.assumed.extensionFindings()...)
+	out.Findings = append(out.Findings, w.egFilterFindings()...)
 	out.Findings = diag.Sort(out.Findings)
 	return out
 }

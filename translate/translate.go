@@ -7,6 +7,7 @@
 package translate
 
 import (
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -40,6 +41,12 @@ type Input struct {
 	Secrets            []*corev1.Secret
 	ConfigMaps         []*corev1.ConfigMap // CA bundles (key ca.crt) that BackendTLSPolicies and frontend validation name
 	Namespaces         []*corev1.Namespace
+	// Backends are Envoy Gateway Backends, read where a route's profile
+	// simulates them (egbackend.go); elsewhere they are OtherObjects.
+	Backends []*egv1a1.Backend
+	// HTTPRouteFilters are Envoy Gateway HTTPRouteFilters, applied where a
+	// route's profile simulates them (egroutefilter.go).
+	HTTPRouteFilters []*egv1a1.HTTPRouteFilter
 	// OtherObjects are the objects of the input whose kinds Translate does
 	// not read (see OtherObject). A parametersRef resolves to one.
 	OtherObjects []OtherObject

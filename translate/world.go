@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -26,6 +27,8 @@ type world struct {
 	secrets        map[types.NamespacedName]*corev1.Secret
 	configMaps     map[types.NamespacedName]*corev1.ConfigMap
 	namespaces     map[string]*corev1.Namespace
+	egBackends     map[types.NamespacedName]*egv1a1.Backend
+	egRouteFilters map[types.NamespacedName]*egv1a1.HTTPRouteFilter
 	others         map[OtherObject]bool
 	// slicesBySvc holds the EndpointSlices of each Service, slicesByImport
 	// those of each ServiceImport: the two label them differently.
@@ -99,6 +102,18 @@ func (w *world) indexObjects() {
 	}
 	for _, n := range in.Namespaces {
 		w.namespaces[n.Name] = n
+	}
+	if len(in.Backends) > 0 {
+		w.egBackends = make(map[types.NamespacedName]*egv1a1.Backend, len(in.Backends))
+		for _, b := range in.Backends {
+			w.egBackends[keyOf(b.Namespace, b.Name)] = b
+		}
+	}
+	if len(in.HTTPRouteFilters) > 0 {
+		w.egRouteFilters = make(map[types.NamespacedName]*egv1a1.HTTPRouteFilter, len(in.HTTPRouteFilters))
+		for _, f := range in.HTTPRouteFilters {
+			w.egRouteFilters[keyOf(f.Namespace, f.Name)] = f
+		}
 	}
 	w.others = make(map[OtherObject]bool, len(in.OtherObjects))
 	for _, o := range in.OtherObjects {

@@ -1,10 +1,15 @@
 package controller
 
 import (
+	"context"
 	"slices"
 
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/profile"
 	"github.com/gwsim/gwsim/translate"
 )
 
@@ -72,4 +77,49 @@ func appendExtensionRefs[F any](out []gwv1.LocalObjectReference, filters []F, re
 		}
 	}
 	return out
+}
+
+// gatherRouteFilters gets the Envoy Gateway HTTPRouteFilters that the
+// listed routes' ExtensionRef filters name, and the ConfigMaps their
+// direct responses take a body from: Translate applies such a filter
+// where the route's profile simulates the kind. Missing ones are left
+// out; Translate then treats the reference as any extension reference.
+func (r *GatewayReconciler) gatherRouteFilters(ctx context.Context, s *slice) error {
+	var keys []types.NamespacedName
+	for _, rt := range s.routes {
+		for _, f := range extensionRefs(rt.obj) {
+			if string(f.Group) == profile.HTTPRouteFilterKind.Group && string(f.Kind) == profile.HTTPRouteFilterKind.Kind {
+				keys = append(keys, types.NamespacedName{Namespace: rt.obj.GetNamespace(), Name: string(f.Name)})
+			}
+		}
+	}
+	var bodies []types.NamespacedName
+	for _, key := range sortedUniqueKeys(keys) {
+		hrf := &egv1a1.HTTPRouteFilter{}
+		found, err := getIfExists(ctx, r.Client, key, hrf)
+		if err != nil {
+			return err
+		}
+		if !found {
+			continue
+		}
+		s.in.HTTPRouteFilters = append(s.in.HTTPRouteFilters, hrf)
+		if dr := hrf.Spec.DirectResponse; dr != nil && dr.Body != nil && dr.Body.ValueRef != nil {
+			bodies = append(bodies, types.NamespacedName{Namespace: key.Namespace, Name: string(dr.Body.ValueRef.Name)})
+		}
+	}
+	for _, key := range sortedUniqueKeys(bodies) {
+		if slices.ContainsFunc(s.in.ConfigMaps, func(c *corev1.ConfigMap) bool { return c.Namespace == key.Namespace && c.Name == key.Name }) {
+			continue
+		}
+		cm := &corev1.ConfigMap{}
+		found, err := getIfExists(ctx, r.Client, key, cm)
+		if err != nil {
+			return err
+		}
+		if found {
+			s.in.ConfigMaps = append(s.in.ConfigMaps, cm)
+		}
+	}
+	return nil
 }

@@ -67,6 +67,9 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gwv1.Gateway, class 
 	if err := r.gatherCACertificates(ctx, s); err != nil {
 		return nil, err
 	}
+	if err := r.gatherRouteFilters(ctx, s); err != nil {
+		return nil, err
+	}
 	if err := r.gatherParameters(ctx, s); err != nil {
 		return nil, err
 	}

@@ -4,16 +4,19 @@ import (
 	"context"
 	"fmt"
 
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
+
+	"github.com/gwsim/gwsim/profile"
 )
 
 // backendKind is a kind of object that routes send traffic to and that
-// Translate routes to itself: a core Service, or a ServiceImport
-// (GEP-1748). Each is read with the BackendTLSPolicies targeting it,
+// Translate routes to itself: a core Service, a ServiceImport
+// (GEP-1748), or a vendor backend an implementation profile simulates. Each is read with the BackendTLSPolicies targeting it,
 // through its own field index. Its EndpointSlices are not read: they
 // matter to the IR alone, which the reconcilers do not build
 // (translate.Options.StatusOnly).
@@ -32,6 +35,11 @@ func backendKinds() []backendKind {
 		{kind: "Service", newObject: func() client.Object { return &corev1.Service{} }, policyField: FieldTargetService},
 		{group: mcsv1alpha1.GroupName, kind: mcsv1alpha1.ServiceImportKindName,
 			newObject: func() client.Object { return &mcsv1alpha1.ServiceImport{} }, policyField: FieldTargetServiceImport},
+		// Read whatever the profile: Translate decides per route whether
+		// its profile simulates the Backend or treats it as an extension
+		// object, which gatherBackends adds as such too.
+		{group: profile.BackendKind.Group, kind: profile.BackendKind.Kind,
+			newObject: func() client.Object { return &egv1a1.Backend{} }, policyField: FieldTargetBackend},
 	}
 }
 

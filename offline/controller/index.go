@@ -7,6 +7,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
+
+	"github.com/gwsim/gwsim/profile"
 )
 
 // Index is one field index a store must serve: List with
@@ -50,6 +52,9 @@ const (
 	// FieldTargetServiceImport indexes BackendTLSPolicies by the
 	// ServiceImports their targetRefs name.
 	FieldTargetServiceImport = "targetServiceImport"
+	// FieldTargetBackend indexes BackendTLSPolicies by the Envoy Gateway
+	// Backends their targetRefs name.
+	FieldTargetBackend = "targetBackend"
 	// FieldAncestorGateway indexes BackendTLSPolicies by the Gateways their
 	// status.ancestors name (any controller's entries), so that a Gateway
 	// finds the policies whose entry for it may have gone stale.
@@ -75,6 +80,7 @@ func Indexes() []Index {
 		Index{Object: &gwv1.Gateway{}, Field: FieldGatewayClass, Extract: gatewayClassName},
 		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldTargetService, Extract: policyTargets("", "Service")},
 		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldTargetServiceImport, Extract: policyTargets(mcsv1alpha1.GroupName, mcsv1alpha1.ServiceImportKindName)},
+		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldTargetBackend, Extract: policyTargets(profile.BackendKind.Group, profile.BackendKind.Kind)},
 		Index{Object: &gwv1.BackendTLSPolicy{}, Field: FieldAncestorGateway, Extract: policyAncestorGateways, Requeues: kindGateway, ReadsStatus: true},
 	)
 }

@@ -188,6 +188,12 @@ var codes = []Code{
 		Help: "Fix the listener references the listeners' own findings name."},
 	{ID: "GWS3008", Group: GroupReference, Reason: "UnsupportedValue", Marker: MarkerExternalName, Title: "ExternalName Service as a backend",
 		Help: "Point the backendRef at a Service with a selector or EndpointSlices; to reach a host outside the cluster, use an implementation's own backend kind (Envoy Gateway's Backend with an FQDN endpoint)."},
+	{ID: "GWS3015", Group: GroupReference, Reason: "InvalidAddress", Title: "Backend address refused (Envoy Gateway)",
+		Help: "Give the Backend endpoint a valid address: a hostname of at least two labels that is not an IP, or an IP that is not loopback."},
+	{ID: "GWS3016", Group: GroupReference, Reason: "UnsupportedAddressType", Title: "Backend address type not supported in a route (Envoy Gateway)",
+		Help: "Route to FQDN or IP endpoints; do not mix FQDN with IP or Unix socket endpoints in one Backend, and do not reference a Unix socket Backend from a route."},
+	{ID: "GWS3017", Group: GroupReference, Reason: "InvalidBackendRef", Title: "Backend not accepted (Envoy Gateway)",
+		Help: "Fix the Backend as the message says: give its TLS settings a CA (caCertificateRefs or wellKnownCACertificates, or a BackendTLSPolicy with one), or drop endpoints from a DynamicResolver Backend."},
 
 	// Attachment: routes and ListenerSets that do not attach.
 	{ID: "GWS4001", Group: GroupAttachment, Reason: ReasonParentNotFound, Title: "Parent not in the input",
@@ -268,6 +274,8 @@ var codes = []Code{
 		Help: "Nothing to fix: check the effect of the implementation's backend or filter on a real gateway."},
 	{ID: "GWS7009", Group: GroupAssumption, Reason: ReasonPolicyNotSimulated, Title: "Implementation policy not simulated",
 		Help: "Nothing to fix: check the policy's effect on a real gateway."},
+	{ID: "GWS7030", Group: GroupAssumption, Reason: ReasonFieldNotSimulated, Title: "Field of a simulated vendor object not simulated",
+		Help: "Nothing to fix: the field works in the implementation, but gwsim's answers leave it out; check its effect in a real deployment."},
 }
 
 // healthyReasons are the condition reasons gwsim sets only on healthy

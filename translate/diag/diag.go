@@ -160,6 +160,9 @@ const (
 	// ReasonAdmissionRejected: the API server would reject the object (CRD
 	// schema, CEL rule or metadata validation); gwsim leaves it out.
 	ReasonAdmissionRejected = "AdmissionRejected"
+	// ReasonFieldNotSimulated: a field of a vendor object that the
+	// implementation profile simulates, which gwsim does not simulate.
+	ReasonFieldNotSimulated = "FieldNotSimulated"
 	// ReasonMetadataUnchecked: under --admission none, metadata the API
 	// server would reject (an owner reference without uid); the object is
 	// kept, as no API server reads it.

@@ -62,6 +62,9 @@ func apply(res Result, gw *ir.Gateway, route *ir.Route, req Request, listenerPor
 		res.Forwarded = fwd
 		res.Timeouts, res.Retry, res.SessionPersistence = a.Timeouts, a.Retry, a.SessionPersistence
 		res.Cluster = findCluster(gw, res.Backend.Cluster)
+		if fromBackend(route.Filters, res.Backend.Filters) {
+			res.Forwarded.Host = backendHost(res.Cluster, res.Forwarded.Host)
+		}
 		if why := unhealthy(res.Cluster); why != "" {
 			res.Outcome, res.Status, res.Reason = NoHealthyUpstream, http.StatusServiceUnavailable, why
 		}
@@ -87,7 +90,14 @@ func applyRequestFilter(res Result, fwd *ForwardedRequest, m ir.Match, f ir.Filt
 		if f.URLRewrite.Hostname != "" {
 			fwd.Host = f.URLRewrite.Hostname
 		}
-		fwd.Path = rewritePath(m, f.URLRewrite.PathType, f.URLRewrite.Path, fwd.Path)
+		if h := f.URLRewrite.HostnameFromHeader; h != "" && fwd.Headers.Get(h) != "" {
+			fwd.Host = fwd.Headers.Get(h)
+		}
+		if f.URLRewrite.PathRegex != "" {
+			fwd.Path = rewritePathRegex(f.URLRewrite.PathRegex, f.URLRewrite.Path, fwd.Path)
+		} else {
+			fwd.Path = rewritePath(m, f.URLRewrite.PathType, f.URLRewrite.Path, fwd.Path)
+		}
 	case f.RequestMirror != nil:
 		res.addMirror(f.RequestMirror)
 	}

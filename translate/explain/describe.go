@@ -126,10 +126,17 @@ func (w *world) answer(s *scene, t Trace) string {
 // DirectResponse, or the 500 for the share of an invalid backend.
 func directAnswer(res evaluate.Result) string {
 	if d := res.Route.Action.DirectResponse; d != nil {
+		out := fmt.Sprintf("%d from the gateway", d.Status)
 		if d.Reason != "" {
-			return fmt.Sprintf("%d from the gateway: %s", d.Status, d.Reason)
+			out += ": " + d.Reason
 		}
-		return fmt.Sprintf("%d from the gateway", d.Status)
+		if d.ContentType != "" {
+			out += fmt.Sprintf(", Content-Type %q", d.ContentType)
+		}
+		if d.Body != "" {
+			out += fmt.Sprintf(", body %q", d.Body)
+		}
+		return out
 	}
 	if res.Backend != nil && res.Backend.Invalid != "" {
 		return fmt.Sprintf("%d from the gateway: the backend chosen for this request is invalid (%s)", res.Status, res.Backend.Invalid)

@@ -133,9 +133,20 @@ type Header struct {
 // URLRewrite rewrites the request before it is forwarded.
 type URLRewrite struct {
 	Hostname string `json:"hostname,omitempty"`
-	// PathType is ReplaceFullPath or ReplacePrefixMatch; empty keeps the path.
+	// HostnameFromHeader sets the host to the value of this request
+	// header, when the request has it.
+	HostnameFromHeader string `json:"hostnameFromHeader,omitempty"`
+	// HostnameFromBackend sets the host to the hostname of the endpoint
+	// the request is forwarded to (Envoy's auto host rewrite); an
+	// endpoint given by IP address leaves the host as it is.
+	HostnameFromBackend bool `json:"hostnameFromBackend,omitempty"`
+	// PathType is ReplaceFullPath, ReplacePrefixMatch or
+	// ReplaceRegexMatch; empty keeps the path.
 	PathType string `json:"pathType,omitempty"`
 	Path     string `json:"path,omitempty"`
+	// PathRegex is the RE2 pattern of ReplaceRegexMatch, whose every
+	// match in the path is replaced by Path (\1 names a group).
+	PathRegex string `json:"pathRegex,omitempty"`
 }
 
 // Action is what happens to a matched request. A direct response, when
@@ -170,6 +181,10 @@ type Redirect struct {
 type DirectResponse struct {
 	Status int    `json:"status"`
 	Reason string `json:"reason,omitempty"`
+	// Body and ContentType are the answer's body and Content-Type when a
+	// filter gives them (an implementation's direct response filter).
+	Body        string `json:"body,omitempty"`
+	ContentType string `json:"contentType,omitempty"`
 }
 
 // WeightedBackend is one backendRef. Invalid backends keep their weight and
