@@ -160,7 +160,7 @@ func runError(err error, sources diag.Sources) error {
 func escalate(fs []diag.Finding) []diag.Finding {
 	out := make([]diag.Finding, len(fs))
 	for i, f := range fs {
-		if diag.IsAssumption(f.Reason) {
+		if diag.IsStrictError(f.Reason) {
 			f.Severity = diag.Error
 		}
 		out[i] = f

@@ -48,6 +48,7 @@ func (w *world) translateGRPCRoute(r *gwv1.GRPCRoute) *routeResult {
 		res.rules = append(res.rules, hr)
 	}
 	res.refs = resolvedRefsCondition(append(refProblems, res.unmetTLS...))
+	res.findings = append(res.findings, w.failingRuleFindings(res)...)
 	return res
 }
 

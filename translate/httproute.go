@@ -47,6 +47,7 @@ func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
 		res.rules = append(res.rules, hr)
 	}
 	res.refs = resolvedRefsCondition(append(refProblems, res.unmetTLS...))
+	res.findings = append(res.findings, w.failingRuleFindings(res)...)
 	return res
 }
 

@@ -228,6 +228,8 @@ var codes = []Code{
 		Help: "Remove the dead match, or make it more specific than the match that takes its requests (another path, a header or method), or move it to a host of its own."},
 	{ID: "GWS5007", Group: GroupRouting, Reason: ReasonConflictingMatch, Title: "Identical match claimed from another namespace",
 		Help: "Agree which namespace owns the host and path: remove one of the matches, or give each route a hostname of its own."},
+	{ID: "GWS5008", Group: GroupRouting, Reason: ReasonEveryRequestFails, Title: "Rule or route answers 500 to every request",
+		Help: "Give the rule a backend that resolves with a weight above 0, or a RequestRedirect; remove the rule if it should not serve."},
 
 	// TLS: certificates, CAs and TLS settings.
 	{ID: "GWS6001", Group: GroupTLS, Reason: "InvalidCertificateRef", Title: "Listener certificate reference invalid",

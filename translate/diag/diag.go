@@ -184,6 +184,11 @@ const (
 	// ReasonUnusedSuppression: an --ignore rule, a config file rule or a
 	// code of a gwsim.dev/ignore annotation that matches no finding.
 	ReasonUnusedSuppression = "UnusedSuppression"
+	// ReasonEveryRequestFails: an HTTPRoute or GRPCRoute rule (or every
+	// rule of the route) answers every request it matches with a 500 (gRPC:
+	// 503): no backend can take any, or a filter does not resolve. A
+	// warning, an error under --strict.
+	ReasonEveryRequestFails = "EveryRequestFails"
 	// ReasonPrunedField: a field of the experimental channel used under the
 	// standard one; the API server would prune it, and gwsim ignores it.
 	ReasonPrunedField = "PrunedField"
@@ -207,6 +212,13 @@ func IsAssumption(reason string) bool {
 		return true
 	}
 	return false
+}
+
+// IsStrictError reports whether --strict makes a finding of this reason
+// an error: every assumption, and a rule that answers every request with
+// an error (which the README promises fails the build).
+func IsStrictError(reason string) bool {
+	return IsAssumption(reason) || reason == ReasonEveryRequestFails
 }
 
 // String renders the finding the way compilers do:
