@@ -14,6 +14,9 @@ const (
 	// exitBug is for gwsim's own failures: a panic, or an error from the
 	// store or controller that no input should cause.
 	exitBug = 3
+	// exitNotKnown is explain's: the request goes through an object whose
+	// effect gwsim does not simulate, so the answer is not known.
+	exitNotKnown = 4
 )
 
 // exitError ends a command with a given exit code. A nil err means the

@@ -39,6 +39,9 @@ Exit codes:
   0  a route rule took the request and answers without an error
      (forwarded to a backend, a redirect, a CORS preflight)
   1  the request gets 404, 500 or another error, or finds no listener
+  4  the answer is not known: the request goes through an implementation's
+     filter, backend or policy whose effect gwsim does not simulate (the
+     last line of the answer, "Caveat: ...", names them)
   2  usage error, unreadable or unparsable input, input over a limit
   3  a bug in gwsim (reported with its version; please report it)`
 
@@ -123,7 +126,10 @@ func (e *explainFlags) run(c *cobra.Command, rawURL string, streams Streams, env
 	if e.pipeline.Verbose {
 		printFindings(streams.Err, out.Findings)
 	}
-	if !trace.Succeeded() {
+	switch {
+	case !trace.Known():
+		return &exitError{code: exitNotKnown}
+	case !trace.Succeeded():
 		return &exitError{code: exitFindings}
 	}
 	return nil

@@ -42,6 +42,9 @@ func renderExplain(w io.Writer, f format, t explain.Trace) error {
 		fmt.Fprintf(&b, "\nNote: %s\n", safetext.Visible(n))
 	}
 	writePolicyNotes(&b, t.Policies)
+	if t.Caveat != "" {
+		fmt.Fprintf(&b, "\nCaveat: %s\n", t.Caveat)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -128,7 +131,7 @@ func explainSteps(t explain.Trace) [][]string {
 		steps = append(steps, settingsLines(*p))
 	}
 	if len(t.Backends) > 0 {
-		steps = append(steps, backendLines(t.Backends))
+		steps = append(steps, backendLines(t.Backends, t.Route))
 	}
 	return steps
 }
@@ -215,15 +218,19 @@ func changeString(c explain.Change) string {
 	return fmt.Sprintf("~ %s: %s -> %s", c.Name, c.From, c.Value)
 }
 
-func backendLines(bs []explain.BackendStep) []string {
+func backendLines(bs []explain.BackendStep, r *explain.RouteStep) []string {
 	lines := []string{"Backends"}
+	invalidShare := "500"
+	if r != nil && r.Object.Kind == "GRPCRoute" {
+		invalidShare = "503 (gRPC UNAVAILABLE)" // GRPCRouteRule.BackendRefs
+	}
 	for _, b := range bs {
 		line := fmt.Sprintf("- %s weight %d (%s%%)", backendName(b), b.Weight, strconv.FormatFloat(b.Percent, 'f', -1, 64))
 		if b.Chosen {
 			line += ", chosen for this request"
 		}
 		if b.Invalid != "" {
-			line += fmt.Sprintf(", invalid (%s): its share gets a 500", b.Invalid)
+			line += fmt.Sprintf(", invalid (%s): its share gets a %s", b.Invalid, invalidShare)
 		}
 		lines = append(lines, line)
 		if len(b.Filters) > 0 {
@@ -232,6 +239,8 @@ func backendLines(bs []explain.BackendStep) []string {
 		switch {
 		case b.BackendRef != nil && b.BackendRef.Source == "" && b.Invalid != "":
 			lines = append(lines, "  "+refString(*b.BackendRef)+": not in the input")
+		case b.BackendRef != nil && b.Extension != "":
+			lines = append(lines, "  "+refString(*b.BackendRef)+": "+b.Extension+"; what it does with the request is not simulated")
 		case b.BackendRef != nil && b.Address != "":
 			lines = append(lines, "  "+refString(*b.BackendRef)+" at "+b.Address+": "+endpointsString(b.Endpoints, b.NoReadyEndpoints))
 		case b.BackendRef != nil:

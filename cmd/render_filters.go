@@ -44,7 +44,7 @@ func filtersCell(fs []ir.Filter, a ir.Action) string {
 // formatFeatureFilter renders the settings of a RequestMirror, CORS,
 // ExternalAuth or ExtensionRef filter compactly: `ns/svc:80 20%`,
 // `origins=... methods=... credentials`, `GRPC ns/auth:9000`, and
-// `example.net/Kind name unresolved`. A filter whose backend is invalid
+// `example.net/Kind name resolved, not simulated`. A filter whose backend is invalid
 // names its ResolvedRefs reason instead of a cluster.
 func formatFeatureFilter(f ir.Filter) string {
 	switch {
@@ -62,9 +62,21 @@ func formatFeatureFilter(f ir.Filter) string {
 		if e.Group != "" {
 			kind = e.Group + "/" + kind
 		}
-		return kind + " " + e.Name + " unresolved"
+		return kind + " " + e.Name + " " + extensionLabel(e.Resolution)
 	}
 	return ""
+}
+
+// extensionLabel says how an extension reference resolved, in the one
+// vocabulary every output uses: an object in the input is resolved and an
+// assumed one assumed, and neither's effect is simulated; an unresolved
+// one answers with an error.
+func extensionLabel(resolution string) string {
+	switch resolution {
+	case "resolved", "assumed":
+		return resolution + ", not simulated"
+	}
+	return "unresolved: error response"
 }
 
 func formatCORS(c ir.CORS) string {

@@ -25,8 +25,12 @@ func TestFiltersCell(t *testing.T) {
 			ir.Action{}, "CORS(origins=* expose=x-a maxAge=3600)"},
 		{"external auth and extension", []ir.Filter{
 			{Type: "ExternalAuth", ExternalAuth: &ir.ExternalAuth{Protocol: "HTTP", Cluster: "sec/auth:80", Path: "/check"}},
-			{Type: "ExtensionRef", ExtensionRef: &ir.ExtensionRef{Group: "example.net", Kind: "Custom", Name: "c"}},
-		}, ir.Action{}, "ExternalAuth(HTTP sec/auth:80 path=/check), ExtensionRef(example.net/Custom c unresolved)"},
+			{Type: "ExtensionRef", ExtensionRef: &ir.ExtensionRef{Group: "example.net", Kind: "Custom", Name: "c", Resolution: "unresolved"}},
+		}, ir.Action{}, "ExternalAuth(HTTP sec/auth:80 path=/check), ExtensionRef(example.net/Custom c unresolved: error response)"},
+		{"extensions resolved and assumed", []ir.Filter{
+			{Type: "ExtensionRef", ExtensionRef: &ir.ExtensionRef{Group: "example.net", Kind: "Custom", Name: "a", Resolution: "resolved"}},
+			{Type: "ExtensionRef", ExtensionRef: &ir.ExtensionRef{Group: "example.net", Kind: "Custom", Name: "b", Resolution: "assumed"}},
+		}, ir.Action{}, "ExtensionRef(example.net/Custom a resolved, not simulated), ExtensionRef(example.net/Custom b assumed, not simulated)"},
 		{"policies", nil, ir.Action{
 			Timeouts:           &ir.Timeouts{Request: "10s", BackendRequest: "2s"},
 			Retry:              &ir.Retry{Codes: []int{500, 503}, Attempts: 2, Backoff: "100ms"},

@@ -44,6 +44,9 @@ func writeTestResult(b *strings.Builder, t routetest.Result) {
 	for _, f := range t.Failures {
 		fmt.Fprintf(b, "      - %s\n", failureString(f))
 	}
+	if t.Caveat != "" && t.Trace == nil {
+		fmt.Fprintf(b, "      caveat: %s\n", t.Caveat)
+	}
 	if t.Trace == nil {
 		return
 	}

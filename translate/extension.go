@@ -29,27 +29,39 @@ func extensionKind(group string) bool {
 	return group != "" && group != gwv1.GroupName
 }
 
+// How an extension reference resolved (ir.ExtensionRef.Resolution,
+// ir.Cluster.Extension): to an object in the input, to one the open world
+// assumes, or to nothing.
+const (
+	extensionResolved   = "resolved"
+	extensionAssumed    = "assumed"
+	extensionUnresolved = "unresolved"
+)
+
 // resolveExtension decides a reference to an extension object at field of
-// r: "" when it resolves (recording what it was used for, for the
-// not-simulated finding), else the ResolvedRefs reason and message.
-func (w *world) resolveExtension(r routeInfo, group, kind, ns, name, use, field string) (reason, msg string) {
+// r: extensionResolved or extensionAssumed (recording what it was used
+// for, for the not-simulated finding), else extensionUnresolved with the
+// ResolvedRefs reason and message.
+func (w *world) resolveExtension(r routeInfo, group, kind, ns, name, use, field string) (resolution, reason, msg string) {
 	full := fmt.Sprintf("%s %s/%s", qualifiedKind(group, kind), ns, name)
+	resolution = extensionResolved
 	switch {
 	case !extensionKind(group):
-		return string(gwv1.RouteReasonInvalidKind), fmt.Sprintf("%s kind %s is not supported", use, qualifiedKind(group, kind))
+		return extensionUnresolved, string(gwv1.RouteReasonInvalidKind), fmt.Sprintf("%s kind %s is not supported", use, qualifiedKind(group, kind))
 	case w.others[OtherObject{Group: group, Kind: kind, Namespace: ns, Name: name}]:
 	case w.assume(group, kind, ns, name, "an implementation-specific object", r.ref(), field):
+		resolution = extensionAssumed
 	case w.opts.OpenWorld.Complete[KindNamespace{Kind: KindName(group, kind), Namespace: ns}]:
 		reason := string(gwv1.RouteReasonBackendNotFound)
 		if use == "filter" {
 			reason = string(gwv1.RouteReasonInvalidKind)
 		}
-		return reason, fmt.Sprintf("%s does not exist, though the input holds other %s objects in namespace %s", full, qualifiedKind(group, kind), ns)
+		return extensionUnresolved, reason, fmt.Sprintf("%s does not exist, though the input holds other %s objects in namespace %s", full, qualifiedKind(group, kind), ns)
 	default:
-		return string(gwv1.RouteReasonInvalidKind), fmt.Sprintf("%s kind %s is not supported: it is not in the input, and gwsim simulates no implementation's own kinds", use, qualifiedKind(group, kind))
+		return extensionUnresolved, string(gwv1.RouteReasonInvalidKind), fmt.Sprintf("%s kind %s is not supported: it is not in the input, and gwsim simulates no implementation's own kinds", use, qualifiedKind(group, kind))
 	}
-	w.assumed.notSimulated(qualifiedKind(group, kind), use, r.ref().String()+" ("+field+")")
-	return "", ""
+	w.assumed.notSimulated(qualifiedKind(group, kind), use, resolution, r.ref().String()+" ("+field+")")
+	return resolution, "", ""
 }
 
 // resolveExtensionBackend resolves a backendRef to a kind other than a core
@@ -57,7 +69,7 @@ func (w *world) resolveExtension(r routeInfo, group, kind, ns, name, use, field 
 // endpoints): requests reach it, and what happens next is the
 // implementation's.
 func (w *world) resolveExtensionBackend(r routeInfo, ref gwv1.BackendRef, group, kind, ns, field string, weight int32) backendResult {
-	reason, msg := w.resolveExtension(r, group, kind, ns, string(ref.Name), "backend", field)
+	resolution, reason, msg := w.resolveExtension(r, group, kind, ns, string(ref.Name), "backend", field)
 	if reason != "" {
 		if reason == string(gwv1.RouteReasonInvalidKind) {
 			msg += "; use a core Service"
@@ -67,7 +79,7 @@ func (w *world) resolveExtensionBackend(r routeInfo, ref gwv1.BackendRef, group,
 			reason:  reason, message: fmt.Sprintf("%s: %s", field, msg),
 		}
 	}
-	c := ir.Cluster{Kind: qualifiedKind(group, kind), Service: ns + "/" + string(ref.Name)}
+	c := ir.Cluster{Kind: qualifiedKind(group, kind), Service: ns + "/" + string(ref.Name), Extension: resolution}
 	c.Name = c.Kind + "/" + c.Service
 	if ref.Port != nil {
 		c.Port = int32(*ref.Port)
@@ -77,15 +89,17 @@ func (w *world) resolveExtensionBackend(r routeInfo, ref gwv1.BackendRef, group,
 }
 
 // notSimulated records that an extension kind was used (as a backend or a
-// filter) by the reference user.
-func (a *assumptions) notSimulated(kind, use, user string) {
-	k := kind + " " + use
+// filter) by the reference user, and how the reference resolved.
+func (a *assumptions) notSimulated(kind, use, resolution, user string) {
+	k := kind + " " + use + " " + resolution
 	if !slices.Contains(a.extensions[k], user) {
 		a.extensions[k] = append(a.extensions[k], user)
 	}
 }
 
-// extensionFindings is one Info finding per extension kind and use.
+// extensionFindings is one Info finding per extension kind, use and
+// resolution: the object is in the input (resolved) or assumed, and in
+// both cases its effect is not simulated.
 func (a *assumptions) extensionFindings() []diag.Finding {
 	keys := make([]string, 0, len(a.extensions))
 	for k := range a.extensions {
@@ -94,17 +108,22 @@ func (a *assumptions) extensionFindings() []diag.Finding {
 	slices.Sort(keys)
 	out := make([]diag.Finding, 0, len(keys))
 	for _, k := range keys {
-		kind, use, _ := strings.Cut(k, " ")
+		kind, rest, _ := strings.Cut(k, " ")
+		use, resolution, _ := strings.Cut(rest, " ")
 		users := a.extensions[k]
 		slices.Sort(users)
 		effect := "gwsim forwards requests to it as an opaque backend with no endpoints it can show"
 		if use == "filter" {
 			effect = "gwsim passes requests through it unchanged"
 		}
+		how := "resolved (the objects are in the input)"
+		if resolution == extensionAssumed {
+			how = "assumed (the objects are not in the input)"
+		}
 		out = append(out, diag.Finding{
 			Severity: diag.Info, Reason: diag.ReasonExtensionNotSimulated,
-			Message: fmt.Sprintf("%s references to %s resolve, but what the implementation does with them is not simulated (%s; the real answer may differ): %s",
-				use, kind, effect, strings.Join(users, ", ")),
+			Message: fmt.Sprintf("%s references to %s are %s; their effect is not simulated (%s; the real answer may differ, and explain says so): %s",
+				use, kind, how, effect, strings.Join(users, ", ")),
 		})
 	}
 	return out

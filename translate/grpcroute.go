@@ -33,11 +33,14 @@ func (w *world) translateGRPCRoute(r *gwv1.GRPCRoute) *routeResult {
 		var matchProblem ruleProblem
 		hr.matches, hr.grpc, matchProblem = grpcMatches(rule.Matches, field)
 		invalid = firstProblem(grpcFilterProblem(rule, field), matchProblem, invalid)
-		if d := hr.action.DirectResponse; d != nil && d.Status == http.StatusInternalServerError {
+		if d := hr.action.DirectResponse; d != nil && !hr.filterError && d.Status == http.StatusInternalServerError {
 			// GRPCRouteRule.BackendRefs: a rule with no usable backend
-			// answers gRPC UNAVAILABLE, which is HTTP 503 on the wire (the
-			// gRPC HTTP-to-status mapping, also Envoy's for local replies
-			// to gRPC requests); an unresolved filter's error is one too.
+			// MUST answer gRPC UNAVAILABLE, which is HTTP 503 on the wire
+			// (the gRPC HTTP-to-status mapping, also Envoy's for local
+			// replies to gRPC requests). An unresolved ExtensionRef filter
+			// keeps its 500: the spec asks only for "a HTTP error
+			// response" there, and Envoy Gateway answers 500 for every
+			// route kind (a gRPC client reads it as UNKNOWN).
 			d.Status = http.StatusServiceUnavailable
 			d.Reason += "; gRPC status UNAVAILABLE"
 		}

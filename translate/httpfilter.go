@@ -110,15 +110,18 @@ func (w *world) httpFilters(res *routeResult, filters []gwv1.HTTPRouteFilter, fi
 }
 
 // extensionRef records a custom filter. One that resolves (see
-// extension.go) is kept in the IR and not simulated: requests pass through
-// it unchanged. Otherwise it is unresolved: a ResolvedRefs problem with
-// InvalidKind, as GEP-1364 says for custom filters an implementation does
-// not support, and the requests it would process get a 500.
+// extension.go) is kept in the IR with how it resolved, and its effect is
+// not simulated: requests pass through it unchanged, and explain says the
+// answer is not known. Otherwise it is unresolved: a ResolvedRefs problem
+// with InvalidKind, as GEP-1364 says for custom filters an implementation
+// does not support, and the requests it would process get a 500 (the spec
+// forbids skipping it).
 func (w *world) extensionRef(res *routeResult, ref *gwv1.LocalObjectReference, field string, fs *filterSet) ir.Filter {
 	f := ir.Filter{Type: string(gwv1.HTTPRouteFilterExtensionRef), ExtensionRef: &ir.ExtensionRef{
 		Group: string(ref.Group), Kind: string(ref.Kind), Name: string(ref.Name),
 	}}
-	reason, msg := w.resolveExtension(res.info, string(ref.Group), string(ref.Kind), res.info.meta.Namespace, string(ref.Name), "filter", field)
+	resolution, reason, msg := w.resolveExtension(res.info, string(ref.Group), string(ref.Kind), res.info.meta.Namespace, string(ref.Name), "filter", field)
+	f.ExtensionRef.Resolution = resolution
 	if reason == "" {
 		return f
 	}

@@ -18,6 +18,10 @@ type httpRule struct {
 	filters []ir.Filter
 	action  ir.Action
 	dropped bool
+	// filterError is set when the rule's direct response is the error an
+	// unresolved ExtensionRef filter gets, not the 500 of a rule without a
+	// usable backend (GRPCRoute answers the two differently).
+	filterError bool
 	// grpc is, for GRPCRoute rules, the gRPC method key of each match (see
 	// grpcprecedence.go); nil for HTTPRoute rules.
 	grpc []grpcMethodKey
@@ -95,6 +99,7 @@ func (w *world) httpRule(res *routeResult, rule gwv1.HTTPRouteRule, field string
 	if fs.unresolved != "" {
 		hr.action.DirectResponse = &ir.DirectResponse{Status: http.StatusInternalServerError,
 			Reason: "unresolved " + fs.unresolved}
+		hr.filterError = true
 	}
 	hr.action.Timeouts, hr.action.Retry, hr.action.SessionPersistence = settings.Timeouts, settings.Retry, settings.SessionPersistence
 	return hr, problems, ruleProblem{}

@@ -226,7 +226,7 @@ func ignoredSummary(counts map[schema.GroupKind]int) (diag.Finding, bool) {
 	}
 	return diag.Finding{
 		Severity: diag.Info, Reason: diag.ReasonIgnoredKinds,
-		Message: fmt.Sprintf("ignored %d %s of kinds gwsim does not use: %s", total, noun, strings.Join(parts, ", ")),
+		Message: fmt.Sprintf("%d %s of kinds gwsim does not model (a reference to one resolves; its effect is not simulated): %s", total, noun, strings.Join(parts, ", ")),
 	}, true
 }
 

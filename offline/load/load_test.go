@@ -134,7 +134,7 @@ func TestLoad(t *testing.T) {
 				"HTTPRoute default/a gateway.networking.k8s.io/v1 @ list.yaml:2",
 				"Service app/svc v1 @ list.yaml:2",
 			},
-			Findings: []string{"info: ignored 1 object of kinds gwsim does not use: core/Pod (1)"},
+			Findings: []string{"info: 1 object of kinds gwsim does not model (a reference to one resolves; its effect is not simulated): core/Pod (1)"},
 		},
 	}, {
 		name: "List edge cases: empty, no items, items not a list, nested",
@@ -219,7 +219,7 @@ func TestLoad(t *testing.T) {
 			"apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: sa}\n---\n" + routeYAML},
 		want: summary{
 			Objects:  []string{"HTTPRoute default/r gateway.networking.k8s.io/v1 @ a.yaml:19"},
-			Findings: []string{"info: ignored 4 objects of kinds gwsim does not use: apps/Deployment (2), core/ServiceAccount (1), gateway.envoyproxy.io/EnvoyProxy (1)"},
+			Findings: []string{"info: 4 objects of kinds gwsim does not model (a reference to one resolves; its effect is not simulated): apps/Deployment (2), core/ServiceAccount (1), gateway.envoyproxy.io/EnvoyProxy (1)"},
 		},
 	}, {
 		name:  "unknown field is a warning with its path; the object loads",

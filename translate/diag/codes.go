@@ -127,7 +127,7 @@ var codes = []Code{
 	{ID: "GWS1005", Group: GroupInput, Reason: ReasonUnknownField, Title: "Unknown field",
 		Help: "Check the field's spelling and indentation; the API server drops fields its schema does not have."},
 	{ID: "GWS1006", Group: GroupInput, Reason: ReasonIgnoredKinds, Title: "Kinds gwsim does not read",
-		Help: "Nothing to fix: gwsim lists the kinds it skipped so that a missing kind is not a surprise."},
+		Help: "Nothing to fix: gwsim lists the kinds it does not model so that a missing kind is not a surprise."},
 	{ID: "GWS1007", Group: GroupInput, Reason: ReasonUnknownCode, Title: "Unknown code in gwsim.dev/ignore",
 		Help: "Use the codes gwsim prints (docs/findings.md lists them); an unknown code suppresses nothing."},
 	{ID: "GWS1008", Group: GroupInput, Reason: ReasonPrunedField, Title: "Field of the experimental channel",

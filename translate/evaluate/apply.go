@@ -38,6 +38,7 @@ func apply(res Result, gw *ir.Gateway, route *ir.Route, req Request, listenerPor
 				return res
 			}
 		default:
+			res.addExtensionFilter(f, route.Origin.Namespace)
 			res = applyRequestFilter(res, &fwd, route.Match, f)
 		}
 	}
@@ -53,10 +54,11 @@ func apply(res Result, gw *ir.Gateway, route *ir.Route, req Request, listenerPor
 		res.Backend = pick(a.Backends, req.Seed)
 		res.Outcome, res.Status = Routed, http.StatusOK
 		if res.Backend == nil || res.Backend.Invalid != "" {
-			res.Outcome, res.Status = DirectResponse, http.StatusInternalServerError
+			res.Outcome, res.Status = DirectResponse, invalidBackendStatus(route)
 			break
 		}
 		for _, f := range res.Backend.Filters {
+			res.addExtensionFilter(f, route.Origin.Namespace)
 			res = applyRequestFilter(res, &fwd, route.Match, f)
 		}
 		res.Forwarded = fwd
@@ -65,6 +67,7 @@ func apply(res Result, gw *ir.Gateway, route *ir.Route, req Request, listenerPor
 		if fromBackend(route.Filters, res.Backend.Filters) {
 			res.Forwarded.Host = backendHost(res.Cluster, res.Forwarded.Host)
 		}
+		res.addExtensionBackend(res.Cluster)
 		if why := unhealthy(res.Cluster); why != "" {
 			res.Outcome, res.Status, res.Reason = NoHealthyUpstream, http.StatusServiceUnavailable, why
 		}
@@ -76,6 +79,17 @@ func apply(res Result, gw *ir.Gateway, route *ir.Route, req Request, listenerPor
 		res.Mirrors[i].Target = findCluster(gw, res.Mirrors[i].Cluster)
 	}
 	return res
+}
+
+// invalidBackendStatus is what the share of an invalid backend gets: a 500
+// (HTTPRouteRule.BackendRefs), or for a GRPCRoute the UNAVAILABLE that
+// GRPCRouteRule.BackendRefs requires, a 503 on the wire, as the rule with no
+// usable backend at all gets in the IR.
+func invalidBackendStatus(route *ir.Route) int {
+	if route.Origin.Kind == "GRPCRoute" {
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
 }
 
 // applyRequestFilter runs one filter that changes the forwarded request or

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/gwsim/gwsim/translate/ir"
 )
@@ -35,6 +36,42 @@ type Effects struct {
 	Timeouts           *ir.Timeouts
 	Retry              *ir.Retry
 	SessionPersistence *ir.SessionPersistence
+	// NotSimulated are the implementation-specific objects the request
+	// went through (ExtensionRef filters, and the chosen backend when it
+	// is one) whose effect gwsim does not simulate: the answer is then
+	// not known, only what the simulated part does.
+	NotSimulated []Extension
+}
+
+// Extension is an implementation-specific object a request went through.
+type Extension struct {
+	// Use is "filter" or "backend".
+	Use string
+	// Kind is group/Kind; Namespace and Name name the object.
+	Kind, Namespace, Name string
+	// Resolution is "resolved" (the object is in the input) or
+	// "assumed".
+	Resolution string
+}
+
+// addExtensionFilter records a custom filter the request went through,
+// unless it is unresolved (its requests get a 500, a known answer).
+func (e *Effects) addExtensionFilter(f ir.Filter, ns string) {
+	if !f.ExtensionRef.NotSimulated() {
+		return
+	}
+	x := f.ExtensionRef
+	e.NotSimulated = append(e.NotSimulated, Extension{Use: "filter", Kind: x.Group + "/" + x.Kind, Namespace: ns, Name: x.Name, Resolution: x.Resolution})
+}
+
+// addExtensionBackend records the chosen backend's cluster when it stands
+// for an implementation-specific object.
+func (e *Effects) addExtensionBackend(c *ir.Cluster) {
+	if c == nil || c.Extension == "" {
+		return
+	}
+	ns, name, _ := strings.Cut(c.Service, "/")
+	e.NotSimulated = append(e.NotSimulated, Extension{Use: "backend", Kind: c.Kind, Namespace: ns, Name: name, Resolution: c.Extension})
 }
 
 // Mirror is one mirrored copy: the cluster and the share of requests

@@ -97,6 +97,8 @@ func Explain(in Input, req Request) Trace {
 	}
 	t.Answer = w.answer(s, t)
 	t.Policies = policyNotes(in, t)
+	t.NotSimulated = notSimulated(s.res)
+	t.Caveat = caveat(t)
 	return t
 }
 

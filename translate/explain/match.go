@@ -103,6 +103,7 @@ func (w *world) backends(s *scene, bs []ir.WeightedBackend) []BackendStep {
 		}
 		if cl := clusterOf(s.gw, b.Cluster); cl != nil {
 			step.Endpoints, step.NoReadyEndpoints, step.Address = cl.Endpoints, cl.NoReadyEndpoints, cl.Address
+			step.Extension = cl.Extension
 		}
 		out = append(out, step)
 	}

@@ -67,6 +67,12 @@ type Trace struct {
 	// Policies are the implementation's policies that target a step of
 	// the trace; their effect is not simulated (see policies.go).
 	Policies []PolicyNote `json:"policies,omitempty"`
+	// NotSimulated are the implementation-specific filters and backends
+	// the request went through, whose effect gwsim does not simulate.
+	NotSimulated []NotSimulated `json:"notSimulated,omitempty"`
+	// Caveat is set when the answer is not known (see Known): the request
+	// went through something not simulated (NotSimulated, Policies).
+	Caveat string `json:"caveat,omitempty"`
 }
 
 // Succeeded reports whether a route rule took the request and its answer
@@ -238,8 +244,11 @@ type BackendStep struct {
 	// NoReadyEndpoints is set when the input's EndpointSlices list no
 	// ready endpoint for it; without EndpointSlices in the input, no
 	// endpoints are listed and gwsim assumes the cluster has some.
-	NoReadyEndpoints bool        `json:"noReadyEndpoints,omitempty"`
-	Filters          []ir.Filter `json:"filters,omitempty"`
+	NoReadyEndpoints bool `json:"noReadyEndpoints,omitempty"`
+	// Extension is set for an implementation-specific backend, whose
+	// effect is not simulated: "resolved" (in the input) or "assumed".
+	Extension string      `json:"extension,omitempty"`
+	Filters   []ir.Filter `json:"filters,omitempty"`
 }
 
 // Mirror is one copy of the forwarded request: the cluster and the share

@@ -54,15 +54,26 @@ type ExternalAuth struct {
 	ForwardBodyMaxSize int `json:"forwardBodyMaxSize,omitempty"`
 }
 
-// ExtensionRef is a custom filter. gwsim implements no custom filter
-// kinds, so every ExtensionRef is unresolved: the spec forbids skipping it,
-// and the requests it would process are answered with a 500 (the rule's
+// ExtensionRef is a custom filter, an implementation's own kind. gwsim
+// does not simulate its effect. Resolution says how the reference
+// resolved: "resolved" (the object is in the input) or "assumed" (the
+// open world assumes it), and requests pass through it unchanged, the
+// answer not being known; or "unresolved", and the spec forbids skipping
+// it: the requests it would process are answered with a 500 (the rule's
 // DirectResponse, or the backend's share when the filter is on a
 // backendRef).
 type ExtensionRef struct {
-	Group string `json:"group"`
-	Kind  string `json:"kind"`
-	Name  string `json:"name"`
+	Group      string `json:"group"`
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+	Resolution string `json:"resolution"`
+}
+
+// NotSimulated reports whether requests pass through the filter with an
+// effect gwsim does not know: it resolved, to an object in the input or an
+// assumed one.
+func (e *ExtensionRef) NotSimulated() bool {
+	return e != nil && (e.Resolution == "resolved" || e.Resolution == "assumed")
 }
 
 // Timeouts are a rule's timeouts as Gateway API durations (GEP-2257), as

@@ -226,6 +226,10 @@ type Cluster struct {
 	// stands for (a vendor extension gwsim does not simulate: it has no
 	// endpoints).
 	Kind string `json:"kind,omitempty"`
+	// Extension is set for the cluster of an implementation-specific
+	// backend, whose effect gwsim does not simulate: "resolved" when the
+	// object is in the input, "assumed" when the open world assumes it.
+	Extension string `json:"extension,omitempty"`
 	// Service is the "namespace/name" of the Service, of the
 	// ServiceImport, or of the extension object.
 	Service string `json:"service"`
