@@ -30,8 +30,9 @@ results in Gateway API terms.
 
 OLD and NEW are read as -f reads them (a file, a directory, -R to recurse,
 - for stdin on one side). With --base REV, OLD is the -f paths as they are
-at the git revision REV (read with git archive; the work tree is not
-touched) and NEW is the -f paths as they are on disk.
+at the git revision REV (read from its tree with git ls-tree and git
+cat-file: export attributes do not apply, links in the tree are followed;
+the work tree is not touched) and NEW is the -f paths as they are on disk.
 
 -o markdown renders a pull-request comment: a one-line summary, then one
 collapsible section per part.

@@ -146,3 +146,32 @@ func TestDiffBase(t *testing.T) {
 		t.Errorf("the work tree changed: %q, %v", b, err)
 	}
 }
+
+// TestDiffBaseUnchangedTree runs `gwsim diff --base HEAD` on a tree that
+// did not change but for a comment: a file marked export-ignore, a
+// committed symbolic link to a file outside the -f directory, and a
+// duplicate-key warning whose line moves. The old side reads the same
+// objects as the new one, so nothing changed.
+func TestDiffBaseUnchangedTree(t *testing.T) {
+	dir := gitrevtest.Init(t)
+	files := diffFiles()
+	dup := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup\n  name: dup\n"
+	gitrevtest.Write(t, dir, map[string]string{
+		".gitattributes":     "deploy/hidden.yaml export-ignore\n",
+		"deploy/hidden.yaml": files["old.yaml"],
+		"deploy/dup.yaml":    dup,
+		"shared/extra.yaml":  "apiVersion: v1\nkind: Service\nmetadata:\n  name: extra\nspec:\n  ports:\n  - port: 80\n",
+	})
+	if err := os.Symlink("../shared/extra.yaml", filepath.Join(dir, "deploy", "extra.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	gitrevtest.Commit(t, dir, "base")
+	gitrevtest.Write(t, dir, map[string]string{"deploy/dup.yaml": "# a comment moves the duplicate key down\n" + dup})
+	t.Chdir(dir)
+
+	var out, errOut bytes.Buffer
+	code := Execute([]string{"diff", "--base", "HEAD", "-f", "deploy", "--fail-on", "any"}, Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+	if want := "No change to routing, status or findings.\n"; code != 0 || out.String() != want {
+		t.Errorf("exit %d, output:\n%s%s\nwant exit 0 and %q", code, out.String(), errOut.String(), want)
+	}
+}

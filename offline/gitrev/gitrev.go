@@ -1,19 +1,21 @@
 // Package gitrev reads manifests as they were at a git revision, for
-// `gwsim diff --base REV`: it exports the named paths of REV into a
-// directory with `git archive`, so that the loader reads them like any
-// other files. The work tree, the index and HEAD are never touched.
+// `gwsim diff --base REV`: it writes the named paths of REV into a
+// directory from the revision's own tree (`git ls-tree` and `git cat-file`),
+// so that the loader reads them like any other files. Unlike `git
+// archive`, this ignores export attributes (a file marked export-ignore is
+// still a manifest the repository applies) and keeps symbolic links: a
+// link whose target lies in the tree becomes a link to that target's copy,
+// so that the loader follows it exactly as it follows the checked-out one.
+// The work tree, the index and HEAD are never touched.
 package gitrev
 
 import (
-	"archive/tar"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"strings"
 )
@@ -48,36 +50,27 @@ func Export(ctx context.Context, rev string, paths []string, dir string) (Export
 		return Exported{}, fmt.Errorf("%q is not a commit in %s", rev, topDir)
 	}
 	out := Exported{Root: dir}
-	var present []string
+	t := &tree{ctx: ctx, top: topDir, rev: rev, dir: dir, done: map[string]bool{}, written: map[string]bool{}}
 	for _, p := range paths {
 		rel, err := repoPath(topDir, p)
 		if err != nil {
 			return Exported{}, err
 		}
 		out.Paths = append(out.Paths, filepath.Join(dir, filepath.FromSlash(rel)))
-		listed, err := git(ctx, topDir, "ls-tree", "--name-only", rev, "--", rel)
+		found, err := t.export(rel)
 		if err != nil {
 			return Exported{}, err
 		}
-		if len(bytes.TrimSpace(listed)) == 0 {
+		if !found {
 			out.Missing = append(out.Missing, p)
 			// An empty directory stands for the path, so that the loader
 			// reads nothing from it rather than failing.
 			if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(rel)), 0o755); err != nil {
 				return Exported{}, err
 			}
-			continue
 		}
-		present = append(present, rel)
 	}
-	if len(present) == 0 {
-		return out, nil
-	}
-	archive, err := git(ctx, topDir, append([]string{"archive", "--format=tar", rev, "--"}, present...)...)
-	if err != nil {
-		return Exported{}, err
-	}
-	return out, extract(bytes.NewReader(archive), dir)
+	return out, t.writeBlobs()
 }
 
 // repoPath turns p into a slash path relative to the repository's top.
@@ -100,39 +93,6 @@ func repoPath(top, p string) (string, error) {
 		return "", fmt.Errorf("%s is outside the git repository %s", p, top)
 	}
 	return filepath.ToSlash(rel), nil
-}
-
-// extract writes the regular files of a tar stream under dir, refusing
-// names that would land outside it.
-func extract(r io.Reader, dir string) error {
-	tr := tar.NewReader(r)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("reading git archive: %w", err)
-		}
-		if h.Typeflag != tar.TypeReg {
-			continue // directories are made as files need them; links are not manifests
-		}
-		name := path.Clean(h.Name)
-		if path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
-			return fmt.Errorf("git archive holds a file outside its root: %s", h.Name)
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			return fmt.Errorf("reading git archive: %w", err)
-		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			return err
-		}
-	}
 }
 
 // git runs git in dir ("" for the working directory) and returns stdout;

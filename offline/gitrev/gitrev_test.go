@@ -75,3 +75,57 @@ func TestExportErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestExportIgnoresExportAttributes checks that a file marked
+// export-ignore is read: it is in the revision's tree, and the repository
+// applies it.
+func TestExportIgnoresExportAttributes(t *testing.T) {
+	dir := repo(t, map[string]string{
+		".gitattributes":     "deploy/hidden.yaml export-ignore\ndeploy/sub export-ignore\n",
+		"deploy/hidden.yaml": "h: old\n", "deploy/sub/s.yaml": "s: old\n",
+	}, nil)
+	t.Chdir(dir)
+	out := t.TempDir()
+	if _, err := Export(context.Background(), "HEAD", []string{"deploy"}, out); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"deploy/hidden.yaml": "h: old\n", "deploy/sub/s.yaml": "s: old\n"} {
+		if b, err := os.ReadFile(filepath.Join(out, name)); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", name, b, err, want)
+		}
+	}
+}
+
+// TestExportFollowsLinksInTheTree checks that committed symbolic links
+// read the revision's target: a file link, a directory link, a link to a
+// file outside the exported path, a chain of links, and a loop, which ends.
+func TestExportFollowsLinksInTheTree(t *testing.T) {
+	dir := gitrevtest.Init(t)
+	gitrevtest.Write(t, dir, map[string]string{"shared/route.yaml": "r: old\n", "shared/more/m.yaml": "m: old\n"})
+	for link, target := range map[string]string{
+		"deploy/route.yaml": "../shared/route.yaml",
+		"deploy/more":       "../shared/more",
+		"deploy/chain.yaml": "route.yaml",
+		"deploy/loop-a":     "loop-b",
+		"deploy/loop-b":     "loop-a",
+	} {
+		if err := os.MkdirAll(filepath.Join(dir, "deploy"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitrevtest.Commit(t, dir, "base")
+	gitrevtest.Write(t, dir, map[string]string{"shared/route.yaml": "r: new\n", "shared/more/m.yaml": "m: new\n"})
+	t.Chdir(dir)
+	out := t.TempDir()
+	if _, err := Export(context.Background(), "HEAD", []string{"deploy"}, out); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"deploy/route.yaml": "r: old\n", "deploy/chain.yaml": "r: old\n", "deploy/more/m.yaml": "m: old\n"} {
+		if b, err := os.ReadFile(filepath.Join(out, name)); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", name, b, err, want)
+		}
+	}
+}

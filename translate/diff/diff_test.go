@@ -237,6 +237,8 @@ func TestMessageKey(t *testing.T) {
 		{"also defined at HEAD:deploy/base.yml:20 and <stdin>:4", "also defined at base.yml and <stdin>"},
 		{"see old/x.json", "see x.json"},
 		{"Service shop/web:80 has no endpoints", "Service shop/web:80 has no endpoints"},
+		{`yaml: unmarshal errors: line 7: key "name" already set in map`, `yaml: unmarshal errors: line: key "name" already set in map`},
+		{"a deadline 17s, online 3", "a deadline 17s, online 3"},
 	}
 	for _, tt := range tests {
 		if got := messageKey(tt.in); got != tt.want {

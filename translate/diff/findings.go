@@ -25,10 +25,17 @@ type FindingChanges struct {
 // .json, or <stdin>, and an optional line.
 var sourceInMessage = regexp.MustCompile(`(\S*?([^\s/:]+\.(?:ya?ml|json))|<stdin>)(?::\d+)?`)
 
+// lineInMessage matches a line number a message quotes on its own, as the
+// YAML decoder's messages do ("line 7: key "name" already set in map").
+var lineInMessage = regexp.MustCompile(`\bline \d+\b`)
+
 // messageKey is a message with the sources it quotes reduced to their
-// file's base name, so that line shifts, and the two versions living in
-// different directories, do not make the same finding two.
+// file's base name, and the line numbers it quotes left out, so that line
+// shifts, and the two versions living in different directories, do not
+// make the same finding two: a finding is its object, field, reason and
+// what it says, not where it sits.
 func messageKey(m string) string {
+	m = lineInMessage.ReplaceAllString(m, "line")
 	return sourceInMessage.ReplaceAllStringFunc(m, func(s string) string {
 		sub := sourceInMessage.FindStringSubmatch(s)
 		if sub[2] == "" {
