@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/gwsim/gwsim/offline/gitrev"
+	"github.com/gwsim/gwsim/offline/scheme"
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/diff"
 )
@@ -158,8 +160,8 @@ func (d *diffFlags) run(c *cobra.Command, args []string, streams Streams, env En
 		return err
 	}
 	report := diff.Compare(
-		diff.Side{Output: before.Result.Output, Findings: before.Findings},
-		diff.Side{Output: after.Result.Output, Findings: after.Findings})
+		diff.Side{Output: before.Result.Output, Findings: before.Findings, Objects: objectsByRef(before.Result.Objects)},
+		diff.Side{Output: after.Result.Output, Findings: after.Findings, Objects: objectsByRef(after.Result.Objects)})
 	if err := renderDiff(streams.Out, f, report); err != nil {
 		return err
 	}
@@ -172,13 +174,23 @@ func (d *diffFlags) run(c *cobra.Command, args []string, streams Streams, env En
 	return nil
 }
 
+// objectsByRef keys objects by the reference findings use.
+func objectsByRef(objs []client.Object) map[diag.ObjectRef]client.Object {
+	s := scheme.New()
+	out := make(map[diag.ObjectRef]client.Object, len(objs))
+	for _, o := range objs {
+		out[objectRef(o, s)] = o
+	}
+	return out
+}
+
 // fails applies --fail-on to a report.
 func (d *diffFlags) fails(r diff.Report) bool {
 	for _, v := range d.FailOn {
 		switch {
 		case v == failOnAny && !r.Empty(),
 			v == failOnNewErrors && r.Summary.NewErrors > 0,
-			v == failOnRequestChanges && r.Summary.RequestsChanged > 0:
+			v == failOnRequestChanges && (r.Summary.RequestsChanged > 0 || r.Summary.ElsewhereChanged > 0):
 			return true
 		}
 	}

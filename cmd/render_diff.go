@@ -67,6 +67,12 @@ func diffText(r diff.Report) string {
 	}
 	writeFindingList(&b, "\nFindings introduced:\n", r.Findings.Introduced)
 	writeFindingList(&b, "\nFindings fixed:\n", r.Findings.Fixed)
+	if len(r.Unplaced) > 0 {
+		b.WriteString("\nChanges diff cannot place (no Gateway of the input serves these objects, or gwsim does not model what changed):\n")
+		for _, u := range r.Unplaced {
+			fmt.Fprintf(&b, "  %s %s\n", changeMark(u.Change), u.Object.String())
+		}
+	}
 	return b.String()
 }
 
@@ -81,8 +87,16 @@ func writeFindingList(b *strings.Builder, title string, fs []diag.Finding) {
 }
 
 // placeString renders `Gateway infra/gw port 443 host shop.example.com
-// (listener https)`; a TLS, TCP or UDP route's place has no host.
+// (listener https)`; a TLS, TCP or UDP route's place has no host, and a
+// route whose Gateway is not in the input is placed by its Gateway's name
+// and its hostname alone.
 func placeString(p shadow.Place) string {
+	switch {
+	case p.Port == 0 && p.Listener == "" && p.Gateway == "":
+		return "no parentRefs (attaches nowhere) host " + p.Host
+	case p.Port == 0 && p.Listener == "":
+		return fmt.Sprintf("Gateway %s (not in the input: listeners unknown) host %s", p.Gateway, p.Host)
+	}
 	s := fmt.Sprintf("Gateway %s port %d", p.Gateway, p.Port)
 	if p.Host != "" {
 		s += " host " + p.Host

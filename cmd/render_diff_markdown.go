@@ -60,6 +60,13 @@ func diffMarkdown(r diff.Report) string {
 	}
 	writeFindingSection(&b, "Findings introduced", r.Findings.Introduced)
 	writeFindingSection(&b, "Findings fixed", r.Findings.Fixed)
+	if len(r.Unplaced) > 0 {
+		rows := make([][]string, 0, len(r.Unplaced))
+		for _, u := range r.Unplaced {
+			rows = append(rows, []string{text(u.Object.String()), text(string(u.Change))})
+		}
+		writeSection(&b, "Changes diff cannot place", true, []string{"Object", "Change"}, rows)
+	}
 	return b.String()
 }
 

@@ -106,6 +106,9 @@ type Output struct {
 	IR       ir.IR
 	Status   Status
 	Findings []diag.Finding
+	// Elsewhere are the HTTP and gRPC routes no Gateway of the input
+	// places (see ir.RouteElsewhere), in input order; nil with StatusOnly.
+	Elsewhere []ir.RouteElsewhere
 }
 
 // Status holds the status gwsim's controller owns, per object. Objects that

@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"strings"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
@@ -26,6 +28,9 @@ type Side struct {
 	// Findings are every finding of the run (loader, assumptions,
 	// translation, unhealthy conditions), as check lists them.
 	Findings []diag.Finding
+	// Objects are the objects of the run by reference, for the changes
+	// no other part places (see Unplaced); nil leaves that part out.
+	Objects map[diag.ObjectRef]client.Object
 }
 
 // Report is everything that differs between two Sides. Each list is sorted
@@ -36,6 +41,9 @@ type Report struct {
 	Requests []RequestChange `json:"requests"`
 	Status   []StatusChange  `json:"status"`
 	Findings FindingChanges  `json:"findings"`
+	// Unplaced are the objects that changed where no other part shows
+	// what the change does.
+	Unplaced []Unplaced `json:"unplaced"`
 }
 
 // Summary counts the report's changes.
@@ -47,24 +55,32 @@ type Summary struct {
 	// RequestsChanged is the number of representative requests whose
 	// outcome differs.
 	RequestsChanged int `json:"requestsChanged"`
-	StatusChanges   int `json:"statusChanges"`
-	NewErrors       int `json:"newErrors"`
-	NewWarnings     int `json:"newWarnings"`
+	// ElsewhereChanged is the number of those routes whose Gateway is
+	// not in the input (or that name none): diff places their changes at
+	// route level, and cannot evaluate their requests without the
+	// Gateway, so --fail-on request-changes counts them as changing.
+	ElsewhereChanged int `json:"elsewhereChanged"`
+	StatusChanges    int `json:"statusChanges"`
+	NewErrors        int `json:"newErrors"`
+	NewWarnings      int `json:"newWarnings"`
 	// NewOther counts introduced info findings.
 	NewOther int `json:"newInfos"`
 	Fixed    int `json:"fixed"`
+	// Unplaced counts the objects whose change diff cannot place.
+	Unplaced int `json:"unplaced"`
 }
 
 // Compare computes what changes from old to new.
 func Compare(old, new Side) Report {
 	r := Report{
-		Routes:   compareRoutes(old.Output.IR, new.Output.IR),
+		Routes:   compareRoutes(old.Output, new.Output),
 		Requests: compareRequests(old.Output.IR, new.Output.IR),
 		Status:   compareStatus(old.Output.Status, new.Output.Status),
 		Findings: compareFindings(old.Findings, new.Findings),
 	}
 	r.Routes, r.Requests, r.Status = nonNil(r.Routes), nonNil(r.Requests), nonNil(r.Status)
 	r.Findings.Introduced, r.Findings.Fixed = nonNil(r.Findings.Introduced), nonNil(r.Findings.Fixed)
+	r.Unplaced = nonNil(compareUnplaced(old.Objects, new.Objects, r))
 	r.Summary = summarize(r)
 	r.Summary.Text = r.Summary.String()
 	return r
@@ -73,16 +89,20 @@ func Compare(old, new Side) Report {
 // Empty reports whether nothing changed.
 func (r Report) Empty() bool {
 	return len(r.Routes) == 0 && len(r.Requests) == 0 && len(r.Status) == 0 &&
-		len(r.Findings.Introduced) == 0 && len(r.Findings.Fixed) == 0
+		len(r.Findings.Introduced) == 0 && len(r.Findings.Fixed) == 0 && len(r.Unplaced) == 0
 }
 
 func summarize(r Report) Summary {
-	routes := map[string]bool{}
+	routes, elsewhere := map[string]bool{}, map[string]bool{}
 	for _, c := range r.Routes {
-		routes[c.Route.Kind+" "+c.Route.Namespace+"/"+c.Route.Name] = true
+		name := c.Route.Kind + " " + c.Route.Namespace + "/" + c.Route.Name
+		routes[name] = true
+		if c.Place.Port == 0 && c.Place.Listener == "" && c.Place.Gateway != "" {
+			elsewhere[name] = true
+		}
 	}
-	s := Summary{RoutesChanged: len(routes), RequestsChanged: len(r.Requests), StatusChanges: len(r.Status),
-		Fixed: len(r.Findings.Fixed)}
+	s := Summary{RoutesChanged: len(routes), ElsewhereChanged: len(elsewhere), RequestsChanged: len(r.Requests), StatusChanges: len(r.Status),
+		Fixed: len(r.Findings.Fixed), Unplaced: len(r.Unplaced)}
 	for _, f := range r.Findings.Introduced {
 		switch f.Severity {
 		case diag.Error:
@@ -104,6 +124,10 @@ func (s Summary) String() string {
 		count(s.RoutesChanged, "route changed", "routes changed"),
 		count(s.RequestsChanged, "request changes destination", "requests change destination"),
 	}
+	if s.ElsewhereChanged > 0 {
+		parts = append(parts, count(s.ElsewhereChanged, "route changed whose Gateway is not in the input (its requests are not evaluated)",
+			"routes changed whose Gateway is not in the input (their requests are not evaluated)"))
+	}
 	if s.StatusChanges > 0 {
 		parts = append(parts, count(s.StatusChanges, "status condition changes", "status conditions change"))
 	}
@@ -118,6 +142,9 @@ func (s Summary) String() string {
 	}
 	if s.Fixed > 0 {
 		parts = append(parts, count(s.Fixed, "finding fixed", "findings fixed"))
+	}
+	if s.Unplaced > 0 {
+		parts = append(parts, count(s.Unplaced, "object changed whose effect diff cannot place", "objects changed whose effect diff cannot place"))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -74,7 +74,7 @@ func TestCompareRoutes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, compareRoutes(tt.old, tt.new)); diff != "" {
+			if diff := cmp.Diff(tt.want, compareRoutes(translate.Output{IR: tt.old}, translate.Output{IR: tt.new})); diff != "" {
 				t.Errorf("compareRoutes (-want +got):\n%s", diff)
 			}
 		})

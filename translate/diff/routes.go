@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/gwsim/gwsim/translate"
 	"github.com/gwsim/gwsim/translate/ir"
 	"github.com/gwsim/gwsim/translate/shadow"
 )
@@ -74,8 +75,10 @@ type entry struct {
 }
 
 // tableOf flattens an IR's route table: every HTTP and gRPC match of every
-// virtual host, and every TLS, TCP and UDP route of every port.
-func tableOf(model ir.IR) map[entryKey]entry {
+// virtual host, and every TLS, TCP and UDP route of every port; then the
+// matches of the routes no Gateway of the input places (see
+// addElsewhere).
+func tableOf(model ir.IR, elsewhere []ir.RouteElsewhere) map[entryKey]entry {
 	dead := map[shadowKey]ir.Origin{}
 	for _, s := range shadow.Find(model) {
 		dead[shadowKey{s.Place, s.Dead}] = s.Winner
@@ -109,6 +112,34 @@ func tableOf(model ir.IR) map[entryKey]entry {
 			}
 		}
 	}
+	for _, e := range elsewhere {
+		for _, p := range elsewherePlaces(e) {
+			for _, r := range e.Routes {
+				add(p, entry{origin: r.Origin, match: describeMatch(r.Match), aspects: describeAction(r.Filters, r.Action)})
+			}
+		}
+	}
+	return out
+}
+
+// elsewherePlaces are where a route that no Gateway of the input places
+// would serve: each Gateway it names (Port 0: its listeners are not known;
+// an empty Gateway for a route that names none) and each of its hostnames
+// ("*" when it has none).
+func elsewherePlaces(e ir.RouteElsewhere) []shadow.Place {
+	parents, hosts := e.Parents, e.Hostnames
+	if len(parents) == 0 {
+		parents = []string{""}
+	}
+	if len(hosts) == 0 {
+		hosts = []string{"*"}
+	}
+	out := make([]shadow.Place, 0, len(parents)*len(hosts))
+	for _, g := range parents {
+		for _, h := range hosts {
+			out = append(out, shadow.Place{Gateway: g, Host: h})
+		}
+	}
 	return out
 }
 
@@ -118,8 +149,8 @@ type shadowKey struct {
 }
 
 // compareRoutes lists the route matches that differ between two IRs.
-func compareRoutes(old, new ir.IR) []RouteChange {
-	before, after := tableOf(old), tableOf(new)
+func compareRoutes(old, new translate.Output) []RouteChange {
+	before, after := tableOf(old.IR, old.Elsewhere), tableOf(new.IR, new.Elsewhere)
 	var out []RouteChange
 	for k, a := range after {
 		b, ok := before[k]

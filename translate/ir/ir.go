@@ -10,6 +10,22 @@ type IR struct {
 	Gateways []Gateway `json:"gateways"`
 }
 
+// RouteElsewhere is an HTTPRoute or GRPCRoute that no data plane of the
+// input places: its parentRefs name only Gateways that are not in the
+// input (the open world assumes them elsewhere), or it names none. Its
+// rules are translated as they would be on any listener, in the route's
+// order (not sorted by precedence: no virtual host is known).
+type RouteElsewhere struct {
+	// Origin names the route (Rule and Match are 0).
+	Origin Origin `json:"origin"`
+	// Parents are the Gateways it names, "namespace/name", with
+	// "#sectionName" and ":port" when the parentRef sets them; empty when
+	// it names none.
+	Parents   []string `json:"parents,omitempty"`
+	Hostnames []string `json:"hostnames,omitempty"`
+	Routes    []Route  `json:"routes,omitempty"`
+}
+
 // Gateway is one accepted Gateway, keyed "namespace/name".
 type Gateway struct {
 	Name      string     `json:"name"`
