@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/explain"
 	"github.com/gwsim/gwsim/translate/routetest"
 )
@@ -22,8 +23,12 @@ route_not_found, no listener, connection refused) and lists the near
 misses, nearest first: every route of the Gateway with the conditions it
 failed (not attached and why, attached to another listener, hostname,
 path, method, header, query parameter), the listeners on the port whose
-hostname does not cover the request, and routes whose Gateway does not
-exist or is not accepted.
+hostname does not cover the request, routes whose Gateway does not exist
+or is not accepted, routes on another Gateway that listens on the port,
+and routes left out of every data plane (rejected by validation, not
+served by the channel, no parentRefs) with the finding's file:line. The
+warnings and errors about the objects the answer names are printed on
+stderr (-v prints every finding).
 
 The URL's scheme says what the client sends: http and https a request
 (https with the URL's host as SNI), grpc and grpcs a gRPC call to the
@@ -115,7 +120,7 @@ func (e *explainFlags) run(c *cobra.Command, rawURL string, streams Streams, env
 		return err
 	}
 	in := explain.NewInput(out.Result.Output, out.Result.Objects, out.Sources)
-	in.Policies = out.Policies
+	in.Policies, in.Findings = out.Policies, out.Findings
 	trace := explain.Explain(in, req)
 	if err := renderExplain(streams.Out, f, trace); err != nil {
 		return err
@@ -125,6 +130,8 @@ func (e *explainFlags) run(c *cobra.Command, rawURL string, streams Streams, env
 	}
 	if e.pipeline.Verbose {
 		printFindings(streams.Err, out.Findings)
+	} else {
+		printFindings(streams.Err, findingsAbout(out.Findings, trace))
 	}
 	switch {
 	case !trace.Known():
@@ -133,6 +140,42 @@ func (e *explainFlags) run(c *cobra.Command, rawURL string, streams Streams, env
 		return &exitError{code: exitFindings}
 	}
 	return nil
+}
+
+// findingsAbout are the findings about the objects an explanation names:
+// its Gateway, listener owner, route, backends, near misses, policies and
+// what it does not simulate. explain prints them on stderr, so that why a
+// near miss missed is in sight without -v.
+func findingsAbout(fs []diag.Finding, t explain.Trace) []diag.Finding {
+	named := map[diag.ObjectRef]bool{}
+	add := func(r explain.Ref) { named[diag.ObjectRef{Kind: r.Kind, Namespace: r.Namespace, Name: r.Name}] = true }
+	if t.Gateway != nil {
+		add(explain.Ref(*t.Gateway))
+	}
+	if t.Listener != nil {
+		add(t.Listener.Object)
+	}
+	if t.Route != nil {
+		add(t.Route.Object)
+	}
+	for _, b := range t.Backends {
+		if b.BackendRef != nil {
+			add(*b.BackendRef)
+		}
+	}
+	for _, m := range t.NearMisses {
+		add(m.Object)
+	}
+	for _, p := range t.Policies {
+		add(p.Policy)
+	}
+	var out []diag.Finding
+	for _, f := range fs {
+		if named[f.Object] && f.Severity >= diag.Warning {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // request turns the URL and flags into the request to explain, the way a

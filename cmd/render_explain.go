@@ -286,6 +286,9 @@ func writeNearMisses(b *strings.Builder, ms []explain.NearMiss) {
 		fmt.Fprintf(b, "%d. %s: %s\n", i+1, safetext.Visible(nearMissHead(m)), plural(len(m.Failed), "condition failed", "conditions failed"))
 		for _, f := range m.Failed {
 			fmt.Fprintf(b, "   - %s: %s\n", conditionLabel(f.Condition), safetext.Visible(f.Message))
+			if f.Source != "" && f.Source != m.Object.Source {
+				fmt.Fprintf(b, "     (%s)\n", safetext.Visible(f.Source))
+			}
 		}
 	}
 }
@@ -299,6 +302,12 @@ func conditionLabel(c explain.Condition) string {
 		return "listener hostname"
 	case explain.CondQueryParam:
 		return "query parameter"
+	case explain.CondRejected:
+		return "rejected by validation"
+	case explain.CondChannel:
+		return "not served by the channel"
+	case explain.CondParentRefs:
+		return "parentRefs"
 	}
 	return strings.ToLower(string(c))
 }

@@ -154,13 +154,17 @@ func clusterKind(c ir.Cluster) string {
 
 // l4NearMisses lists, for a connection no route took, the L4 routes of
 // the Gateway that could have: those of the listener whose SNI pattern
-// does not cover the client's, those attached to another port, and those
-// that another route supersedes.
+// does not cover the client's, those attached to another port, those
+// that another route supersedes, and the routes of the connection's kind
+// that the loader left out (see leftout.go).
 func (w *world) l4NearMisses(s *scene) []NearMiss {
-	if s.gw == nil || s.res.Outcome == evaluate.Forwarded {
+	if s.res.Outcome == evaluate.Forwarded {
 		return nil
 	}
-	var out []NearMiss
+	out := w.leftOutMisses(l4Kinds[s.req.Scheme])
+	if s.gw == nil {
+		return out
+	}
 	for _, port := range s.gw.Listeners {
 		for _, r := range slices.Concat(port.TLSRoutes, port.Forward) {
 			if m, ok := w.l4Miss(s, port, r); ok {

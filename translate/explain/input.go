@@ -31,6 +31,10 @@ type Input struct {
 	// Policies are the implementation's policies of the input (see
 	// PolicyNote); the caller sets them, NewInput does not.
 	Policies []translate.PolicyAttachment
+	// Findings are the run's findings: those of routes the loader left
+	// out (rejected, not served by the channel) are near misses. The
+	// caller sets them; NewInput does not.
+	Findings []diag.Finding
 }
 
 // NewInput picks the objects an explanation needs out of a whole world, as

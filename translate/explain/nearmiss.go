@@ -39,6 +39,8 @@ func (w *world) nearMisses(s *scene) []NearMiss {
 			}
 		}
 	}
+	out = append(out, w.noParentMisses(s)...)
+	out = append(out, w.leftOutMisses(httpKinds)...)
 	slices.SortStableFunc(out, compareNearMisses)
 	return out
 }

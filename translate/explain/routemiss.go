@@ -38,12 +38,21 @@ type entry struct {
 func (w *world) routeMiss(s *scene, r *route, i int) (NearMiss, bool) {
 	ref := r.parentRefs[i]
 	p, ok := w.resolveParent(r, ref)
-	if !ok || !(s.concerns(p.gateway) || (p.problem != nil && s.asked == "")) {
+	if !ok {
+		return NearMiss{}, false
+	}
+	other := !(s.concerns(p.gateway) || (p.problem != nil && s.asked == ""))
+	if other && (s.gw == nil || p.problem != nil || !w.listensOn(p.gateway, s.req.Port)) {
 		return NearMiss{}, false
 	}
 	nm := NearMiss{Object: w.ref(r.ref), ParentRef: &i}
 	var entries []entry
-	if p.problem != nil {
+	if other {
+		nm.Failed = append(nm.Failed, Miss{Condition: CondGateway, Message: fmt.Sprintf(
+			"attached to Gateway %s, which listens on port %d too; the request was taken by Gateway %s (--gateway or --address picks the other)",
+			p.gateway, s.req.Port, s.gw.Name)})
+		entries = w.specEntries(s, r)
+	} else if p.problem != nil {
 		nm.Failed = append(nm.Failed, *p.problem)
 		entries = w.specEntries(s, r)
 	} else if m := notAccepted(w.parentStatus(r, ref)); m != nil {
@@ -101,6 +110,13 @@ func (w *world) resolveParent(r *route, ref gwv1.ParentReference) (parent, bool)
 	}
 	p.problem = w.gatewayProblem(gk)
 	return p, true
+}
+
+// listensOn reports whether the Gateway "namespace/name" of the input has
+// a listener on port, in its spec.
+func (w *world) listensOn(gateway string, port int32) bool {
+	g, ok := w.gateways[gatewayKey(gateway)]
+	return ok && slices.ContainsFunc(g.Spec.Listeners, func(l gwv1.Listener) bool { return int32(l.Port) == port })
 }
 
 func gatewayKey(name string) types.NamespacedName {

@@ -283,6 +283,9 @@ type Miss struct {
 	// Reason is the status reason, for Attached, Gateway and Listener.
 	Reason  string `json:"reason,omitempty"`
 	Message string `json:"message"`
+	// Source is the file:line of the finding that says why, for a route
+	// left out of every data plane (rejected, not served, no parentRefs).
+	Source string `json:"source,omitempty"`
 }
 
 // Condition names what a near miss failed.
