@@ -120,7 +120,9 @@ func TestRoundTripperClientCertificates(t *testing.T) {
 		{gwv1.AllowInsecureFallback, "none", nil, ""},
 	}
 	for _, mode := range []gwv1.FrontendValidationModeType{gwv1.AllowValidOnly, gwv1.AllowInsecureFallback} {
-		cluster, err := NewCluster(DefaultControllerName, clientCertObjects(t, ca, mode)...)
+		objs := clientCertObjects(t, ca, mode)
+		served := servedCertificate(t, objs)
+		cluster, err := NewCluster(DefaultControllerName, objs...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +134,8 @@ func TestRoundTripperClientCertificates(t *testing.T) {
 			}
 			t.Run(string(mode)+"/"+tt.name, func(t *testing.T) {
 				asked := false
-				req := roundtripper.Request{URL: url.URL{Scheme: "https", Host: addr, Path: "/echo"}, Host: "first.example"}
+				req := roundtripper.Request{URL: url.URL{Scheme: "https", Host: addr, Path: "/echo"}, Host: "first.example",
+					Protocol: roundtripper.HTTPSProtocol, ServerName: "first.example", ServerCertificate: served}
 				if tt.cert != nil {
 					req.GetClientCertificateHook = func(info *tls.CertificateRequestInfo) (*tls.Certificate, error) {
 						asked = true

@@ -35,7 +35,9 @@ import (
 //     http.Client's. An outcome without an HTTP status (a failed TLS
 //     handshake, a plain request to TLS listeners) closes the connection;
 //   - the client: an https request (URL scheme https, or Protocol HTTPS or
-//     H2) sends ServerName (the Host when empty) as its SNI and, when the
+//     H2) verifies the certificate a terminating listener serves as the
+//     suite's client does (ServerName and ServerCertificate, servercert.go),
+//     sends ServerName (the Host when empty) as its SNI and, when the
 //     listener asks for one, the certificate its GetClientCertificateHook
 //     gives, which crypto/x509 verifies (clientcert.go); the evaluator
 //     decides what the listener does with the verdict;
@@ -45,9 +47,9 @@ import (
 //     BackendTLSPolicy applies (backendtls.go); a stream that a TLS or TCP
 //     listener forwards reaches the endpoint evaluate.StreamTarget picked.
 //
-// Not emulated: the server certificate (Request.ServerCertificate, the
-// listener's certificate and a BackendTLSPolicy's hostname check against
-// the backend's certificate), following redirects (the suite's redirect
+// Not emulated: the certificate a passed-through backend serves (a TLS
+// listener in Passthrough mode) and a BackendTLSPolicy's hostname check
+// against the backend's certificate, following redirects (the suite's redirect
 // tests set UnfollowRedirect; a redirect is always returned as is),
 // session persistence, the gateway's default timeout, real delays (a
 // retry's backoff, ?delay=), request bodies, and the headers a client or
@@ -149,6 +151,9 @@ func (dp *dataPlane) roundTrip(req roundtripper.Request) (*roundtripper.Captured
 		Path: c.req.URL.RequestURI(), Headers: c.headers, Gateway: c.gateway, Seed: rnd.Int64(),
 	}
 	if c.tls {
+		if err := dp.verifyServerCertificate(c); err != nil {
+			return nil, nil, c.fail(err)
+		}
 		if ereq.ClientCertificate, err = dp.clientCertificate(c); err != nil {
 			return nil, nil, c.fail(err)
 		}

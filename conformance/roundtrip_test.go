@@ -29,7 +29,7 @@ const rtNS = "rt"
 // TLSRoute for pass.example; the echo Deployment and its Service.
 func roundTripObjects(t *testing.T) []client.Object {
 	t.Helper()
-	crt, key, err := selfSigned([]string{"*"})
+	crt, key, err := selfSigned([]string{"first.example", "second.example"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,8 +152,23 @@ type rtWant struct {
 	redirect    *roundtripper.RedirectRequest
 }
 
+// servedCertificate is the PEM certificate the round-trip world's HTTPS
+// listeners serve, for the client to trust.
+func servedCertificate(t *testing.T, objs []client.Object) []byte {
+	t.Helper()
+	for _, o := range objs {
+		if s, ok := o.(*corev1.Secret); ok && s.Name == "cert" {
+			return s.Data[corev1.TLSCertKey]
+		}
+	}
+	t.Fatal("no certificate Secret in the world")
+	return nil
+}
+
 func TestRoundTripper(t *testing.T) {
-	cluster, err := NewCluster(DefaultControllerName, roundTripObjects(t)...)
+	objs := roundTripObjects(t)
+	served := servedCertificate(t, objs)
+	cluster, err := NewCluster(DefaultControllerName, objs...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,6 +180,10 @@ func TestRoundTripper(t *testing.T) {
 			t.Fatal(err)
 		}
 		return *parsed
+	}
+	untrusted, _, err := selfSigned([]string{"first.example"})
+	if err != nil {
+		t.Fatal(err)
 	}
 	echoSet := map[string][]string{"X-Echo-Set-Header": {"X-Backend:set, X-Gone:1"}}
 	tests := []struct {
@@ -214,16 +233,32 @@ func TestRoundTripper(t *testing.T) {
 		want: rtWant{status: 400},
 	}, {
 		name: "https: the SNI's listener takes the request",
-		req:  roundtripper.Request{URL: u("https://ADDR/echo"), Host: "first.example", Protocol: roundtripper.HTTPSProtocol, ServerName: "first.example"},
+		req: roundtripper.Request{URL: u("https://ADDR/echo"), Host: "first.example", Protocol: roundtripper.HTTPSProtocol,
+			ServerName: "first.example", ServerCertificate: served},
 		want: rtWant{status: 200, namespace: rtNS, pod: "echo-", path: "/echo", host: "first.example"},
 	}, {
 		name: "https: a Host of another listener is misdirected",
-		req:  roundtripper.Request{URL: u("https://ADDR/echo"), Host: "second.example", Protocol: roundtripper.HTTPSProtocol, ServerName: "first.example"},
+		req: roundtripper.Request{URL: u("https://ADDR/echo"), Host: "second.example", Protocol: roundtripper.HTTPSProtocol,
+			ServerName: "first.example", ServerCertificate: served},
 		want: rtWant{status: 421},
 	}, {
-		name: "https: no ServerName, the Host is the SNI",
+		name: "https: a ServerName the served certificate does not name fails as x509 does",
+		req: roundtripper.Request{URL: u("https://ADDR/echo"), Host: "other.example", Protocol: roundtripper.HTTPSProtocol,
+			ServerName: "other.example", ServerCertificate: served},
+		want: rtWant{errText: "x509: certificate is valid for first.example, second.example, not other.example"},
+	}, {
+		name: "https: a certificate the client does not trust fails as x509 does",
+		req: roundtripper.Request{URL: u("https://ADDR/echo"), Host: "first.example", Protocol: roundtripper.HTTPSProtocol,
+			ServerName: "first.example", ServerCertificate: untrusted},
+		want: rtWant{errText: "x509: certificate signed by unknown authority"},
+	}, {
+		name: "https: without ServerName the suite's client refuses the call",
+		req:  roundtripper.Request{URL: u("https://ADDR/echo"), Host: "first.example", Protocol: roundtripper.HTTPSProtocol, ServerCertificate: served},
+		want: rtWant{errText: "https request has no server name configured"},
+	}, {
+		name: "https: Go's default client checks the URL's host, an address the certificate does not name",
 		req:  roundtripper.Request{URL: u("https://ADDR/echo"), Host: "second.example"},
-		want: rtWant{status: 200, host: "second.example"},
+		want: rtWant{errText: "doesn't contain any IP SANs"},
 	}, {
 		name: "plain http to an https port: closed",
 		req:  roundtripper.Request{URL: u("http://ADDR:443/echo"), Host: "first.example"},
