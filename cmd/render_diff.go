@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gwsim/gwsim/internal/safetext"
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/diff"
 	"github.com/gwsim/gwsim/translate/shadow"
@@ -70,7 +71,7 @@ func diffText(r diff.Report) string {
 	if len(r.Unplaced) > 0 {
 		b.WriteString("\nChanges diff cannot place (no Gateway of the input serves these objects, or gwsim does not model what changed):\n")
 		for _, u := range r.Unplaced {
-			fmt.Fprintf(&b, "  %s %s\n", changeMark(u.Change), u.Object.String())
+			fmt.Fprintf(&b, "  %s %s\n", changeMark(u.Change), safetext.Visible(u.Object.String()))
 		}
 	}
 	return b.String()

@@ -43,7 +43,7 @@ func renderExplain(w io.Writer, f format, t explain.Trace) error {
 	}
 	writePolicyNotes(&b, t.Policies)
 	if t.Caveat != "" {
-		fmt.Fprintf(&b, "\nCaveat: %s\n", t.Caveat)
+		fmt.Fprintf(&b, "\nCaveat: %s\n", safetext.Visible(t.Caveat))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gwsim/gwsim/internal/safetext"
 	"github.com/gwsim/gwsim/translate/routetest"
 	"github.com/gwsim/gwsim/translate/shadow"
 )
@@ -45,7 +46,7 @@ func writeTestResult(b *strings.Builder, t routetest.Result) {
 		fmt.Fprintf(b, "      - %s\n", failureString(f))
 	}
 	if t.Caveat != "" && t.Trace == nil {
-		fmt.Fprintf(b, "      caveat: %s\n", t.Caveat)
+		fmt.Fprintf(b, "      caveat: %s\n", safetext.Visible(t.Caveat))
 	}
 	if t.Trace == nil {
 		return
