@@ -30,8 +30,8 @@ type configFile struct {
 	// (--controller-name gives one); the first also names the controller
 	// of assumed GatewayClasses.
 	ControllerNames []string `json:"controllerNames,omitempty"`
-	// Channel is --channel: the CRD channel assumed installed (standard or
-	// experimental).
+	// Channel is --channel: the CRD channel assumed installed (auto,
+	// standard or experimental).
 	Channel string `json:"channel,omitempty"`
 	// Assume is --assume: all, none, or a comma-separated list of kinds.
 	Assume string `json:"assume,omitempty"`
@@ -112,8 +112,8 @@ func (c configFile) validate() error {
 			errs = append(errs, fmt.Errorf("controllerNames[%d]: must not be empty", i))
 		}
 	}
-	if c.Channel != "" && c.Channel != "standard" && c.Channel != "experimental" {
-		errs = append(errs, fmt.Errorf("channel: %q is not standard or experimental", c.Channel))
+	if c.Channel != "" && c.Channel != "standard" && c.Channel != "experimental" && c.Channel != "auto" {
+		errs = append(errs, fmt.Errorf("channel: %q is not auto, standard or experimental", c.Channel))
 	}
 	if c.Validate != "" {
 		if _, err := parseValidate(string(c.Validate)); err != nil {

@@ -63,7 +63,7 @@ func TestReadConfigErrors(t *testing.T) {
 		{"severity: {GWS3001: fatal}\n", `.gwsim.yaml:1: severity: GWS3001: unknown severity "fatal"`},
 		{"severity: {GWS0000: info}\n", `.gwsim.yaml:1: severity: unknown finding code "GWS0000"`},
 		{"channel: standard\nfailureThreshold: notice\n", `.gwsim.yaml:2: failureThreshold: unknown severity "notice"`},
-		{"channel: beta\n", `.gwsim.yaml:1: channel: "beta" is not standard or experimental`},
+		{"channel: beta\n", `.gwsim.yaml:1: channel: "beta" is not auto, standard or experimental`},
 		{"assume: secrets\n", `.gwsim.yaml:1: assume: "secrets" is not all, none or a comma-separated list of kinds`},
 		{"controllerNames: ['']\n", `.gwsim.yaml:1: controllerNames[0]: must not be empty`},
 		{"\nignores: [GWS3001]\n", `.gwsim.yaml:2: unknown setting "ignores" (the settings are `},
@@ -208,7 +208,7 @@ func TestConfigMerge(t *testing.T) {
 
 	// --config replaces the search: the file found upward is not read.
 	p = completeFlags(t, "-f", filepath.Join(dir, "m/gw.yaml"), "--config", filepath.Join(dir, "other.yaml"))
-	if p.Findings.policy.Threshold.String() != "info" || len(p.Findings.policy.Ignores) != 0 || p.Channel != "standard" {
+	if p.Findings.policy.Threshold.String() != "info" || len(p.Findings.policy.Ignores) != 0 || p.Channel != "auto" {
 		t.Errorf("--config: threshold %s, ignores %v, channel %q; want other.yaml's alone", p.Findings.policy.Threshold, p.Findings.policy.Ignores, p.Channel)
 	}
 }

@@ -37,7 +37,8 @@ type pipelineFlags struct {
 	// threshold, merged with the config file.
 	Findings findingFlags
 	// Channel is the Gateway API CRD set assumed installed (--channel, or
-	// the config file's channel; empty means standard).
+	// the config file's channel): standard, experimental, or auto, which
+	// lets the input decide (load.ChannelAuto).
 	Channel string
 	// Validate is --validate as given (or the config file's validate):
 	// strict, warn, ignore, true or false. validation holds it parsed.
@@ -89,10 +90,10 @@ func (p *pipelineFlags) register(c *cobra.Command, formats ...format) {
 		"controller gwsim stands in for (repeatable); when set, only GatewayClasses with one of these controllerNames are gwsim's, and the first owns assumed GatewayClasses")
 	fs.BoolVar(&p.Strict, "strict", false, "treat every assumption (a missing GatewayClass, Secret, Service, ConfigMap or Gateway, namespace labels, static Gateway addresses) as an error (exit 1)")
 	fs.StringVar(&p.Assume, "assume", "", "which missing objects to assume: all, none, or a list of kinds (Secret,Service,...); default: a kind in a namespace where the input holds none of it")
-	fs.StringArrayVar(&p.Gateways, "gateways", nil, "file or directory (read recursively) holding the platform's Gateways, used for route attachment only (repeatable)")
+	fs.StringArrayVar(&p.Gateways, "gateways", nil, "file or directory (read recursively) holding the platform's Gateways and ListenerSets, used for route attachment only (repeatable)")
 	fs.StringArrayVar(&p.Exclude, "exclude", nil, "skip files whose path below a -f directory, or whose name, matches this glob (repeatable)")
-	fs.StringVar(&p.Channel, "channel", string(validate.Standard),
-		"Gateway API CRD channel assumed installed: standard|experimental (fields of the other channel are pruned, kinds it lacks are errors)")
+	fs.StringVar(&p.Channel, "channel", string(load.ChannelAuto),
+		"Gateway API CRD channel assumed installed: auto|standard|experimental (auto: experimental when the input holds a kind or version only it serves, else standard; under standard, experimental fields are pruned)")
 	fs.StringVar(&p.Validate, "validate", "strict",
 		"admit objects as the API server would ("+validateValues+"): strict refuses objects with an unknown or duplicate field, as kubectl apply does by default; warn drops such a field with a warning; ignore or false skips validation (the CRD defaults are still applied)")
 	fs.Lookup("validate").NoOptDefVal = "strict"
@@ -132,8 +133,8 @@ func (p *pipelineFlags) complete(c *cobra.Command) (format, error) {
 	if len(p.Files) == 0 {
 		return "", usageErrorf("no input: pass manifests with -f FILE, -f DIR or -f - (stdin)")
 	}
-	if _, err := validate.ParseChannel(p.Channel); err != nil {
-		return "", usageErrorf("--channel: %v", err)
+	if _, err := validate.ParseChannel(p.Channel); err != nil && p.Channel != string(load.ChannelAuto) {
+		return "", usageErrorf("--channel: %v or %q", err, load.ChannelAuto)
 	}
 	if _, err := load.ParseAdmission(p.Admission); err != nil {
 		return "", usageErrorf("--admission: %v", err)

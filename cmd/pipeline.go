@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -82,7 +83,8 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		return outcome{}, &exitError{code: exitUsage, inputErrors: errs}
 	}
 	objs, assumed := load.AssumeMissing(append(loaded.Objects, platform.gateways...), p.ControllerName)
-	world, err := load.OpenWorld(objs, loaded.Others, p.Assume)
+	// A rejected object is no evidence that its kind lives elsewhere.
+	world, err := load.OpenWorld(objs, append(slices.Clip(loaded.Others), loaded.Rejected...), p.Assume)
 	if err != nil {
 		return outcome{}, usageErrorf("%v", err)
 	}

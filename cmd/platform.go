@@ -5,13 +5,12 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/offline/load"
-	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
-// platformGateways are the Gateways read with --gateways: an application
-// repository's routes attach to Gateways that the platform repository
-// holds. They take part in the run so that attachment is checked, but they
+// platformGateways are the Gateways and ListenerSets read with --gateways:
+// an application repository's routes attach to Gateways (or ListenerSets)
+// that the platform repository holds. They take part in the run so that attachment is checked, but they
 // are not the input being linted: findings about them are dropped, and a
 // Gateway the input defines itself wins over the platform's copy.
 type platformGateways struct {
@@ -21,25 +20,34 @@ type platformGateways struct {
 }
 
 // loadPlatformGateways reads p.Gateways (directories recursively) and keeps
-// their Gateways that loaded does not define.
+// their Gateways and ListenerSets that loaded does not define.
 func loadPlatformGateways(p *pipelineFlags, loaded load.Result) platformGateways {
 	out := platformGateways{refs: map[diag.ObjectRef]bool{}}
 	if len(p.Gateways) == 0 {
 		return out
 	}
 	res := load.Load(load.Options{Paths: p.Gateways, Recursive: true, Namespace: p.Namespace, Exclude: p.Exclude,
-		Channel: validate.Channel(p.Channel), NoValidation: p.validation.off, Fields: p.validation.fields})
+		// The platform's objects are admitted under the channel the
+		// input's load settled on: they live in the same cluster.
+		Channel: loaded.Channel, NoValidation: p.validation.off, Fields: p.validation.fields})
 	out.errors = res.Errors
 	for _, o := range res.Objects {
-		g, ok := o.(*gwv1.Gateway)
-		if !ok {
+		var kind string
+		switch o.(type) {
+		case *gwv1.Gateway:
+			kind = "Gateway"
+		case *gwv1.ListenerSet:
+			// A team's routes may attach to the platform's ListenerSet
+			// (GEP-1713) as to its Gateway.
+			kind = "ListenerSet"
+		default:
 			continue
 		}
-		ref := diag.ObjectRef{Kind: "Gateway", Namespace: g.Namespace, Name: g.Name}
+		ref := diag.ObjectRef{Kind: kind, Namespace: o.GetNamespace(), Name: o.GetName()}
 		if _, mine := loaded.Sources[ref]; mine {
 			continue
 		}
-		out.gateways = append(out.gateways, g)
+		out.gateways = append(out.gateways, o)
 		out.refs[ref] = true
 	}
 	return out

@@ -273,6 +273,12 @@ func TestCaseLayout(t *testing.T) {
 		if c.Spec.Diff != nil {
 			known = append(known, c.Spec.Diff.Old)
 		}
+		for _, ch := range c.Spec.Check {
+			// A folder of the platform's objects read with --gateways.
+			if i := slices.Index(ch.Args, "--gateways"); i >= 0 && i+1 < len(ch.Args) {
+				known = append(known, strings.TrimSuffix(ch.Args[i+1], "/"))
+			}
+		}
 		for _, cmd := range c.commands() {
 			known = append(known, cmd.File)
 		}

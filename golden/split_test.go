@@ -169,6 +169,22 @@ func copyCasesFiles(t *testing.T, c goldenCase, root string) {
 	if _, err := os.Stat(filepath.Join(c.Dir, configFile)); err == nil {
 		names = append(names, configFile)
 	}
+	// The platform's objects a check reads with --gateways sit beside
+	// input/ and are not split.
+	for _, ch := range c.Spec.Check {
+		for i, a := range ch.Args {
+			if a != "--gateways" || i+1 >= len(ch.Args) {
+				continue
+			}
+			fs, err := filesUnder(filepath.Join(c.Dir, ch.Args[i+1]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range fs {
+				names = append(names, filepath.Join(ch.Args[i+1], f))
+			}
+		}
+	}
 	for _, name := range names {
 		b, err := os.ReadFile(filepath.Join(c.Dir, name))
 		if err != nil {

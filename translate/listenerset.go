@@ -289,6 +289,10 @@ func (w *world) listenerSetParentFindings(gateways map[types.NamespacedName]*gat
 		switch {
 		case !ok:
 			finding(diag.Error, diag.ReasonParentNotFound, "parentRef must name a Gateway (group gateway.networking.k8s.io, kind Gateway); the ListenerSet is attached nowhere")
+		case w.gatewayElsewhere(gw):
+			finding(diag.Info, diag.ReasonAttachmentNotChecked, fmt.Sprintf(
+				"parentRef names Gateway %s, which is not in the input and assumed to exist elsewhere (%s); the ListenerSet's attachment to it, and its routes', is not checked "+
+					"(give gwsim the Gateway, for example with --gateways, to check it)", gw, w.opts.OpenWorld.why("Gateway", gw.Namespace)))
 		case w.gateways[gw] == nil:
 			finding(diag.Error, diag.ReasonParentNotFound, fmt.Sprintf("parentRef names Gateway %s, which is not in the input; the ListenerSet is attached nowhere", gw))
 		case gateways[gw] != nil && w.selectsByAssumedLabels(gateways[gw].gateway, ls):
@@ -317,6 +321,9 @@ func (w *world) selectsByAssumedLabels(g *gwv1.Gateway, ls *gwv1.ListenerSet) bo
 func (w *world) missingListenerSet(r routeInfo, field, ns, name string) []diag.Finding {
 	if _, ok := w.listenerSets.byKey[keyOf(ns, name)]; ok {
 		return nil
+	}
+	if f, ok := w.assumedParent(r, field, "ListenerSet", ns, name); ok {
+		return []diag.Finding{f}
 	}
 	return []diag.Finding{w.routeFinding(r, diag.Error, field, diag.ReasonParentNotFound,
 		fmt.Sprintf("parentRef names ListenerSet %s/%s, which is not in the input; the route is attached nowhere", ns, name))}

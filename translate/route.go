@@ -158,7 +158,7 @@ func (w *world) missingParent(r routeInfo, field, ns, name string) []diag.Findin
 	if _, ok := w.gateways[keyOf(ns, name)]; ok {
 		return nil // the Gateway is not gwsim's: its own finding says so
 	}
-	if f, ok := w.assumedParent(r, field, ns, name); ok {
+	if f, ok := w.assumedParent(r, field, "Gateway", ns, name); ok {
 		return []diag.Finding{f}
 	}
 	return []diag.Finding{w.routeFinding(r, diag.Error, field, diag.ReasonParentNotFound,

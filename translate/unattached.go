@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/translate/diag"
@@ -15,17 +16,39 @@ import (
 // wherever it attached (ResolvedRefs, dropped rules), so that an
 // application repository is linted without its Gateway.
 
-// assumedParent is the Info finding for a parentRef to a Gateway that the
-// input does not hold and the open world assumes: nothing is invented about
-// its listeners, so the attachment is not checked.
-func (w *world) assumedParent(r routeInfo, field, ns, name string) (diag.Finding, bool) {
-	if !w.opts.OpenWorld.Assumes(gwv1.GroupName, "Gateway", ns) {
+// assumedParent is the Info finding for a parentRef to a Gateway or a
+// ListenerSet (kind) that the input does not hold and the open world
+// assumes: nothing is invented about its listeners, so the attachment is
+// not checked. GEP-1713 made ListenerSets for teams that attach to a
+// Gateway they do not own, so a ListenerSet kept elsewhere is as ordinary
+// as a Gateway kept elsewhere.
+func (w *world) assumedParent(r routeInfo, field, kind, ns, name string) (diag.Finding, bool) {
+	if !w.opts.OpenWorld.Assumes(gwv1.GroupName, kind, ns) {
 		return diag.Finding{}, false
 	}
 	return w.routeFinding(r, diag.Info, field, diag.ReasonAttachmentNotChecked, fmt.Sprintf(
-		"parentRef names Gateway %s/%s, which is not in the input and assumed to exist elsewhere (%s); "+
-			"the route's attachment to it is not checked, its own rules, backends and filters are (give gwsim the Gateway, for example with --gateways, to check attachment)",
-		ns, name, w.opts.OpenWorld.why("Gateway", ns))), true
+		"parentRef names %s %s/%s, which is not in the input and assumed to exist elsewhere (%s); "+
+			"the route's attachment to it is not checked, its own rules, backends and filters are (give gwsim the %s, for example with --gateways, to check attachment)",
+		kind, ns, name, w.opts.OpenWorld.why(kind, ns), kind)), true
+}
+
+// setElsewhere reports whether ns/name is a ListenerSet of the input whose
+// Gateway the open world assumes outside the input: the ListenerSet's
+// attachment, and so its routes', cannot be checked.
+func (w *world) setElsewhere(ns, name string) bool {
+	ls, ok := w.listenerSets.byKey[keyOf(ns, name)]
+	if !ok {
+		return false
+	}
+	gw, ok := parentGateway(ls)
+	return ok && w.gatewayElsewhere(gw)
+}
+
+// gatewayElsewhere reports whether Gateway gw is not in the input and the
+// open world assumes it exists elsewhere.
+func (w *world) gatewayElsewhere(gw types.NamespacedName) bool {
+	_, ok := w.gateways[gw]
+	return !ok && w.opts.OpenWorld.Assumes(gwv1.GroupName, "Gateway", gw.Namespace)
 }
 
 // noParentRefs is the Warning for a route that names no parent: it attaches
@@ -39,17 +62,31 @@ func (w *world) noParentRefs(r routeInfo) (diag.Finding, bool) {
 }
 
 // checkedAlone reports whether route r is checked on its own: it names no
-// parent, or only parents the open world assumes outside the input.
+// parent, or only parents the open world assumes outside the input (a
+// Gateway, a ListenerSet, or a ListenerSet of the input whose Gateway is
+// outside it).
 func (w *world) checkedAlone(r routeInfo) bool {
 	for _, ref := range r.parentRefs {
-		if deref(ref.Group) != gwv1.GroupName || deref(ref.Kind) != "Gateway" { // defaulted by the CRD
+		if deref(ref.Group) != gwv1.GroupName { // defaulted by the CRD
 			return false
 		}
 		ns := r.meta.Namespace
 		if ref.Namespace != nil {
 			ns = string(*ref.Namespace)
 		}
-		if _, ok := w.gateways[keyOf(ns, string(ref.Name))]; ok || !w.opts.OpenWorld.Assumes(gwv1.GroupName, "Gateway", ns) {
+		key := keyOf(ns, string(ref.Name))
+		switch deref(ref.Kind) {
+		case "Gateway":
+			if !w.gatewayElsewhere(key) {
+				return false
+			}
+		case "ListenerSet":
+			_, inInput := w.listenerSets.byKey[key]
+			if inInput && !w.setElsewhere(ns, string(ref.Name)) ||
+				!inInput && !w.opts.OpenWorld.Assumes(gwv1.GroupName, "ListenerSet", ns) {
+				return false
+			}
+		default:
 			return false
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kfield "k8s.io/apimachinery/pkg/util/validation/field"
@@ -145,15 +146,16 @@ func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.Objec
 		panic(fmt.Sprintf("bug: admitting %s: %v", ref, err))
 	}
 	if len(res.Errors) > 0 {
-		// A value of the wrong type is input gwsim cannot read, as a decode
-		// error was before validation (exit 2); every other reason is a
-		// finding (exit 1). Either way the object's reasons stay together.
-		dst := &out.findings
-		if hasTypeError(res.Errors) {
-			dst = &out.errors
-		}
+		// A value of the wrong type is a reason like any other: the API
+		// server answers it with the same 422 for this object alone.
 		for _, e := range res.Errors {
-			*dst = append(*dst, rejection(e, ref, src, at))
+			if len(res.Errors) > 1 && strings.HasPrefix(e.Detail, celSkippedDetail) {
+				// The API server's note that CEL rules were skipped
+				// for the errors beside it: a second error finding for
+				// the same object would say nothing more.
+				continue
+			}
+			out.findings = append(out.findings, rejection(e, ref, src, at))
 		}
 		return nil, false
 	}
@@ -175,16 +177,9 @@ func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.Objec
 	return obj, true
 }
 
-// hasTypeError reports whether the schema found a value of the wrong JSON
-// type (an object where a string belongs, a string for a port).
-func hasTypeError(errs kfield.ErrorList) bool {
-	for _, e := range errs {
-		if e.Type == kfield.ErrorTypeTypeInvalid {
-			return true
-		}
-	}
-	return false
-}
+// celSkippedDetail begins the apiextensions validator's note that it did
+// not run the CEL rules of an object whose schema errors it reports.
+const celSkippedDetail = "some validation rules were not checked because the object was invalid"
 
 // rejection is one of the API server's reasons to reject an object, with
 // the library's field path and message verbatim.

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -30,6 +31,9 @@ type decoder struct {
 	// admission admits Gateway API objects as the API server would, before
 	// they are decoded into their Go types.
 	admission *admission
+	// probe, when set, watches for objects only the experimental channel
+	// serves (see loadAuto).
+	probe *channelProbe
 	// typed decodes admitted objects into their Go types without encoding
 	// them to JSON again; nil decodes them the library's way only (the
 	// reference of the differential tests).
@@ -50,6 +54,12 @@ type decoded struct {
 	findings []diag.Finding
 	errors   []diag.Finding
 	ignored  []schema.GroupKind
+	// rejected are the identities of the objects left out because the
+	// API server would refuse them (see Result.Rejected).
+	rejected []translate.OtherObject
+	// skipped are the documents of directory entries that are not
+	// Kubernetes objects (see notAnObject).
+	skipped []skippedDoc
 	// others are the identities of the ignored objects (see otherObjects).
 	others []translate.OtherObject
 	// policies are the ignored objects that attach to Gateway API objects
@@ -118,7 +128,18 @@ func (d *decoder) toJSON(doc document, conv *yamljson.Converter, src diag.Source
 		if line != 0 {
 			src.Line = line
 		}
-		out.errors = append(out.errors, parseError(src, diag.ObjectRef{}, msg))
+		if strings.Contains(msg, "exceeded max depth") {
+			out.errors = append(out.errors, limitError(src, diag.ObjectRef{}, "", msg))
+			return nil, nil, false, false
+		}
+		if doc.listed && templated(doc.data) {
+			out.skipped = append(out.skipped, skippedDoc{src: diag.Source{File: doc.file, Line: doc.line}, why: "a template"})
+			return nil, nil, false, false
+		}
+		// The splitter cut the file at its `---` lines before the parser
+		// saw it, so the syntax error is confined to this document: it is
+		// lost, the documents around it are not.
+		out.findings = append(out.findings, parseError(src, diag.ObjectRef{}, msg+"; gwsim leaves this document out and reads the rest"))
 		return nil, nil, false, false
 	}
 	line, msg := yamlMessage(strictErr.Error(), doc.base)
@@ -141,11 +162,24 @@ const maxListDepth = 4
 // decoded in turn (with the List's source).
 func (d *decoder) value(js []byte, src diag.Source, out *decoded, at origin, depth int) {
 	h, err := readHeader(js, at.converted)
-	if err != nil {
+	var depthErr *depthError
+	switch {
+	case errors.As(err, &depthErr):
+		out.errors = append(out.errors, limitError(src, diag.ObjectRef{}, "", err.Error()))
+		return
+	case depth == 0 && at.doc.listed && notAnObject(js, h, err):
+		out.skipped = append(out.skipped, skippedDoc{src: src, why: whyNotAnObject(js, err)})
+		return
+	case errors.Is(err, errNotMapping) && depth == 0 && !at.doc.listed:
+		// A file named on the command line is meant to hold manifests:
+		// a list or a scalar there is an input error, as kubectl apply
+		// says.
 		out.errors = append(out.errors, parseError(src, diag.ObjectRef{}, err.Error()))
 		return
-	}
-	if h.null {
+	case err != nil:
+		out.findings = append(out.findings, parseError(src, diag.ObjectRef{}, err.Error()+leftOut))
+		return
+	case h.null:
 		return
 	}
 	gv, gvErr := schema.ParseGroupVersion(h.APIVersion)
@@ -155,7 +189,7 @@ func (d *decoder) value(js []byte, src diag.Source, out *decoded, at origin, dep
 	case h.APIVersion == "" || h.Kind == "":
 		out.findings = append(out.findings, missingField(src, ref, h.missing()))
 	case gvErr != nil:
-		out.errors = append(out.errors, parseError(src, ref, gvErr.Error()))
+		out.findings = append(out.findings, parseError(src, ref, gvErr.Error()+leftOut))
 	case h.Kind == "List" || h.hasItems && strings.HasSuffix(h.Kind, "List"):
 		d.list(gvk, h.items, src, out, at, depth)
 	default:
@@ -208,9 +242,13 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 		return
 	}
 	var admitted map[string]any
+	if d.probe != nil && validate.Handles(gvk.GroupKind()) {
+		d.probe.check(gvk, ref, src)
+	}
 	if d.admission != nil && validate.Handles(gvk.GroupKind()) && !h.badMetadata {
 		var ok bool
 		if admitted, ok = d.admission.admit(js, gvk, ref, src, at, out); !ok {
+			out.rejected = append(out.rejected, rejectedObject(gvk, ref))
 			return
 		}
 	}
@@ -220,6 +258,7 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 		at.ws.maps.Recycle(admitted)
 	}
 	if !ok {
+		out.rejected = append(out.rejected, rejectedObject(gvk, ref))
 		return
 	}
 	setTypeMeta(obj, gvk)
@@ -239,6 +278,7 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 	obj.SetNamespace(ref.Namespace)
 	if errs := objectLimits(obj, gvk.GroupKind(), clusterScoped(gvk.GroupKind())); len(errs) > 0 {
 		out.findings = append(out.findings, objectLimitFindings(errs, src, ref)...)
+		out.rejected = append(out.rejected, rejectedObject(gvk, ref))
 		return
 	}
 	mergeStringData(obj)
@@ -275,7 +315,7 @@ func (d *decoder) decodeTyped(js []byte, admitted map[string]any, gvk schema.Gro
 	}
 	strictErrs, err := kjson.UnmarshalStrict(js, obj)
 	if err != nil {
-		out.errors = append(out.errors, decodeError(js, err, src, ref, at))
+		out.findings = append(out.findings, decodeError(js, err, src, ref, at))
 		return nil, false
 	}
 	// The serializer would wrap strictErrs in a StrictDecodingError, whose
@@ -287,6 +327,11 @@ func (d *decoder) decodeTyped(js []byte, admitted map[string]any, gvk schema.Gro
 		return nil, false
 	}
 	return obj, true
+}
+
+// rejectedObject is the identity of an object the API server would refuse.
+func rejectedObject(gvk schema.GroupVersionKind, ref diag.ObjectRef) translate.OtherObject {
+	return translate.OtherObject{Group: gvk.Group, Kind: gvk.Kind, Namespace: ref.Namespace, Name: ref.Name}
 }
 
 // setTypeMeta sets obj's apiVersion and kind to gvk's, as
@@ -362,6 +407,9 @@ func (d *decoder) ref(gk schema.GroupKind, h header) diag.ObjectRef {
 	}
 	return diag.ObjectRef{Kind: gk.Kind, Namespace: ns, Name: h.Name}
 }
+
+// leftOut ends the message of an object the API server would refuse.
+const leftOut = " (the API server would reject the object; gwsim leaves it out)"
 
 func parseError(src diag.Source, ref diag.ObjectRef, msg string) diag.Finding {
 	return diag.Finding{Severity: diag.Error, Object: ref, Source: src, Reason: diag.ReasonParseError, Message: msg}

@@ -2,11 +2,14 @@ package load
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,13 +17,25 @@ import (
 )
 
 // decodeError turns an error of decoding an object into its Go type into
-// an input error in Kubernetes terms, at the line of the offending field:
-// `spec.ports[0].port: expected integer, got string`, never Go type names.
-// Type mismatches are the common case (core kinds, and every kind with
-// --validate=false; with validation on, the schema reports them for the
-// Gateway API kinds first); other errors keep their message.
+// an error finding in Kubernetes terms, at the line of the offending field:
+// `spec.ports[0].port: Invalid value: "string": must be of type integer`,
+// never Go type names. The API server refuses such an object alone, so
+// gwsim leaves it out and goes on. Type mismatches are the common case
+// (core kinds, and every kind with --validate=false; with validation on,
+// the schema reports them for the Gateway API kinds first); a Secret's
+// value that is not base64 is named by its key; other errors keep their
+// message.
 func decodeError(js []byte, err error, src diag.Source, ref diag.ObjectRef, at origin) diag.Finding {
-	f := parseError(src, ref, err.Error())
+	f := parseError(src, ref, err.Error()+leftOut)
+	var b64 base64.CorruptInputError
+	if errors.As(err, &b64) {
+		if path, ok := badBase64Key(js); ok {
+			f.Field = path
+			f.Source = at.fieldSource(src, path)
+		}
+		f.Message = fmt.Sprintf("Invalid value: illegal base64 data at input byte %d", int64(b64)) + leftOut
+		return f
+	}
 	te, ok := typeErrorOf(err)
 	if !ok {
 		return f
@@ -28,8 +43,31 @@ func decodeError(js []byte, err error, src diag.Source, ref diag.ObjectRef, at o
 	path := indexedPath(js, te.field, te.offset)
 	f.Field = path
 	f.Source = at.fieldSource(src, path)
-	f.Message = fmt.Sprintf("expected %s, got %s", jsonTypeName(te.typ), strings.TrimSpace(strings.SplitN(te.value, " ", 2)[0]))
+	f.Message = fmt.Sprintf("Invalid value: %q: must be of type %s", strings.TrimSpace(strings.SplitN(te.value, " ", 2)[0]), jsonTypeName(te.typ)) + leftOut
 	return f
+}
+
+// badBase64Key finds the first key (in sorted order) of a Secret's data
+// whose value is not base64, as `data[key]`; the decoder's error names
+// only the byte.
+func badBase64Key(js []byte) (string, bool) {
+	var obj struct {
+		Data map[string]any `json:"data"`
+	}
+	if json.Unmarshal(js, &obj) != nil {
+		return "", false
+	}
+	keys := slices.Sorted(maps.Keys(obj.Data))
+	for _, k := range keys {
+		v, isString := obj.Data[k].(string)
+		if !isString {
+			continue
+		}
+		if _, err := base64.StdEncoding.DecodeString(v); err != nil {
+			return "data[" + k + "]", true
+		}
+	}
+	return "", false
 }
 
 // typeError is what the JSON decoder says about a value of the wrong type.

@@ -23,6 +23,10 @@ type header struct {
 	// typed decoder then reports the exact problem.
 	badMetadata bool
 	hasItems    bool
+	// hasMetadata says that the document has a metadata key at all: with
+	// neither it nor a kind, a directory entry is not taken for an object
+	// (see notAnObject).
+	hasMetadata bool
 	items       [][]byte
 	// null marks an empty document (`~`), skipped like a blank one.
 	null bool
@@ -65,9 +69,9 @@ func readHeaderJSON(js []byte) (header, error) {
 	}
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &top); err != nil {
 		if strings.Contains(err.Error(), "exceeded max depth") {
-			return h, fmt.Errorf("objects and lists nest more than %d deep; the API server refuses the document", maxJSONDepth)
+			return h, &depthError{}
 		}
-		return h, errors.New("document is not a mapping; expected an object with apiVersion, kind and metadata")
+		return h, errNotMapping
 	}
 	for _, f := range []struct {
 		key string
@@ -79,6 +83,7 @@ func readHeaderJSON(js []byte) (header, error) {
 		}
 	}
 	if top.Metadata != nil {
+		h.hasMetadata = true
 		var meta struct {
 			Name      string `json:"name"`
 			Namespace string `json:"namespace"`
@@ -97,6 +102,17 @@ func readHeaderJSON(js []byte) (header, error) {
 		}
 	}
 	return h, nil
+}
+
+// errNotMapping is a document that is a list or a scalar, not an object.
+var errNotMapping = errors.New("document is not a mapping; expected an object with apiVersion, kind and metadata")
+
+// depthError is a document nested deeper than the API server decodes:
+// an input limit, not a mistake in one object.
+type depthError struct{}
+
+func (*depthError) Error() string {
+	return fmt.Sprintf("objects and lists nest more than %d deep; the API server refuses the document", maxJSONDepth)
 }
 
 // missing names the absent parts of apiVersion and kind.

@@ -52,6 +52,7 @@ func scanHeader(js []byte, sorted bool) (header, bool) {
 		case fieldKind:
 			return s.plainString(&h.Kind, typeNames())
 		case fieldMetadata:
+			h.hasMetadata = true
 			return s.metadata(&h)
 		}
 		return false // items and case variants

@@ -11,10 +11,17 @@
 //     strictly with the scheme of offline/scheme, on GOMAXPROCS workers.
 //     Unknown and repeated fields are warnings, or, with Options.Fields
 //     FieldsStrict (kubectl's --validate=strict), errors that leave the
-//     object out; YAML or JSON that does not parse and
-//     wrong field types are input errors; an object missing apiVersion,
-//     kind or metadata.name, or over the API server's size limits, is an
-//     error finding and is left out while the rest loads.
+//     object out. A document that does not parse or
+//     decode (a wrong field type, illegal base64), an object missing
+//     apiVersion, kind or metadata.name, or over the API server's size
+//     limits, is an error finding and is left out while the rest loads,
+//     as the API server refuses each object alone. Only unreadable paths,
+//     the input limits and a file named directly that holds a list or a
+//     scalar are input errors (Result.Errors).
+//   - A directory entry's document that is not a Kubernetes object (a list,
+//     a scalar, a mapping with neither kind nor metadata, SOPS-encrypted
+//     content, a template) is skipped and listed in one finding
+//     (notobject.go).
 //   - Before that decoding, a Gateway API object is admitted as
 //     kube-apiserver would admit it (admit.go, offline/validate): pruned,
 //     defaulted, and validated against the CRDs of Options.Channel. An
@@ -73,7 +80,8 @@ type Options struct {
 	// path relative to the directory given.
 	Exclude []string
 	// Channel is the Gateway API CRD set assumed installed (the CLI's
-	// --channel); empty means validate.Standard.
+	// --channel); empty means validate.Standard, ChannelAuto chooses from
+	// the input (see loadAuto).
 	Channel validate.Channel
 	// NoValidation turns off admission (--validate=false): nothing is
 	// pruned or rejected, but the CRD defaults are still applied (the
@@ -98,6 +106,9 @@ type Options struct {
 
 // Result is everything Load found.
 type Result struct {
+	// Channel is the channel the objects were admitted under: the one
+	// asked for, or the one ChannelAuto chose.
+	Channel validate.Channel
 	// Objects are typed, Gateway API kinds in their v1 form, sorted by kind,
 	// namespace and name, one per reference.
 	Objects []client.Object
@@ -112,13 +123,21 @@ type Result struct {
 	// Policies are the objects among Others whose targetRefs name a
 	// Gateway, ListenerSet, route or Service, sorted, one per object.
 	Policies []translate.PolicyAttachment
+	// Rejected names the objects left out because the API server would
+	// refuse them (a value of the wrong type, a failed validation rule, a
+	// kind the channel does not serve), sorted. They are not in the
+	// cluster, but the input shows that their kind is written in their
+	// namespace: the open world takes that namespace's objects of the kind
+	// as complete (see OpenWorld), so that a reference to a rejected
+	// Gateway is not taken for one to a Gateway kept elsewhere.
+	Rejected []translate.OtherObject
 	// Findings are warnings, infos and errors that do not stop the run
 	// (unknown fields, ignored kinds, duplicates, objects the API server
 	// would refuse for a missing apiVersion, kind or name or for their
 	// size, which are left out).
 	Findings []diag.Finding
-	// Errors are input errors: unreadable paths, inputs over a byte limit,
-	// documents that do not parse or decode. The CLI exits 2 when there
+	// Errors are input errors: unreadable paths, inputs over a limit, a
+	// list or scalar in a file named directly. The CLI exits 2 when there
 	// is any.
 	Errors []diag.Finding
 }
@@ -126,26 +145,24 @@ type Result struct {
 // Load reads opts.Paths in order and decodes every document. It never stops
 // early: each problem becomes a finding and the rest is still loaded.
 func Load(opts Options) Result {
-	return load(opts, newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation, opts.Fields, opts.Admission)))
+	if opts.Channel == ChannelAuto {
+		return loadAuto(opts)
+	}
+	return load(opts, newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation, opts.Fields, opts.Admission)), nil)
 }
 
 // load is Load with the decoder given, for the differential tests.
-func load(opts Options, d *decoder) Result {
+func load(opts Options, d *decoder, cache *inputCache) Result {
 	files, errs := expand(opts.Paths, opts.Recursive, opts.Exclude)
-	docs, readProblems := decodeAll(files, opts.Stdin, d)
+	docs, readErrs, findings := decodeAll(files, opts.Stdin, d, cache)
+	errs = append(errs, readErrs...)
 	n := 0
 	for d := range docs.all() {
 		n += len(d.objects)
 	}
 	all := make([]loaded, 0, n)
-	var findings []diag.Finding
-	for _, p := range readProblems {
-		if p.Severity == diag.Error {
-			errs = append(errs, p)
-		} else {
-			findings = append(findings, p)
-		}
-	}
+	var skipped []skippedDoc
+	var rejected []translate.OtherObject
 	var others []translate.OtherObject
 	var policies []translate.PolicyAttachment
 	ignored := map[schema.GroupKind]int{}
@@ -155,6 +172,8 @@ func load(opts Options, d *decoder) Result {
 		errs = append(errs, d.errors...)
 		others = append(others, d.others...)
 		policies = append(policies, d.policies...)
+		skipped = append(skipped, d.skipped...)
+		rejected = append(rejected, d.rejected...)
 		for _, gk := range d.ignored {
 			ignored[gk]++
 		}
@@ -165,7 +184,14 @@ func load(opts Options, d *decoder) Result {
 	if f, ok := ignoredSummary(ignored); ok {
 		findings = append(findings, f)
 	}
-	res := Result{Sources: make(diag.Sources, len(kept)), Others: sortOthers(others), Policies: sortPolicies(policies), Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
+	if f, ok := skippedSummary(skipped); ok {
+		findings = append(findings, f)
+	}
+	channel := opts.Channel
+	if channel == "" {
+		channel = validate.Standard
+	}
+	res := Result{Channel: channel, Sources: make(diag.Sources, len(kept)), Others: sortOthers(others), Policies: sortPolicies(policies), Rejected: sortOthers(rejected), Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
 	if len(kept) > 0 {
 		res.Objects = make([]client.Object, 0, len(kept))
 	}

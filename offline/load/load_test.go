@@ -142,8 +142,8 @@ func TestLoad(t *testing.T) {
 			"apiVersion: v1\nkind: List\nitems: {a: 1}\n---\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n" +
 			"  - {apiVersion: v1, kind: Secret, metadata: {name: nested}}\n"},
 		want: summary{
-			Objects: []string{"Secret default/nested v1 @ list.yaml:12"},
-			Errors:  []string{"list.yaml:8: error: items must be a list"},
+			Objects:  []string{"Secret default/nested v1 @ list.yaml:12"},
+			Findings: []string{"list.yaml:8: error: items must be a list (the API server would reject the object; gwsim leaves it out)"},
 		},
 	}, {
 		name:  "stdin named but not given",
@@ -247,16 +247,17 @@ func TestLoad(t *testing.T) {
 				"GatewayClass eg gateway.networking.k8s.io/v1 @ a.yaml:22",
 				"HTTPRoute default/r gateway.networking.k8s.io/v1 @ a.yaml:1",
 			},
-			Errors: []string{
-				"a.yaml:15: error: Service default/svc: spec.ports[0].port: expected integer, got string",
-				"a.yaml:20: error: yaml: line 20: did not find expected ',' or ']'",
-				"b.yaml:1: error: yaml: mapping values are not allowed in this context",
+			Findings: []string{
+				`a.yaml:15: error: Service default/svc: spec.ports[0].port: Invalid value: "string": must be of type integer (the API server would reject the object; gwsim leaves it out)`,
+				"a.yaml:20: error: yaml: line 20: did not find expected ',' or ']'; gwsim leaves this document out and reads the rest",
+				"b.yaml:1: error: yaml: mapping values are not allowed in this context; gwsim leaves this document out and reads the rest",
 			},
 		},
 	}, {
 		name: "missing apiVersion, kind or name",
 		files: map[string]string{"a.yaml": "kind: Gateway\nmetadata: {name: g}\n---\napiVersion: v1\nmetadata: {name: x}\n---\n" +
 			"apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {namespace: app}\n---\nfoo: bar\n---\n- a list\n"},
+		paths: []string{"a.yaml"},
 		want: summary{
 			Findings: []string{
 				"a.yaml:1: error: Gateway default/g: missing apiVersion; every object needs apiVersion, kind and metadata.name",
@@ -265,6 +266,35 @@ func TestLoad(t *testing.T) {
 				"a.yaml:11: error: missing apiVersion and kind; every object needs apiVersion, kind and metadata.name",
 			},
 			Errors: []string{"a.yaml:13: error: document is not a mapping; expected an object with apiVersion, kind and metadata"},
+		},
+	}, {
+		name: "a directory's YAML that is not an object is skipped and listed once; a broken manifest is not",
+		files: map[string]string{
+			"a.yaml":      "kind: Gateway\nmetadata: {name: g}\n---\nfoo: bar\n---\n- a list\n---\n42\n",
+			"values.yaml": "replicaCount: 2\nimage: {tag: v1}\n",
+			"Chart.yaml":  "apiVersion: v2\nname: app\nversion: 1.0.0\n",
+			"secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\ndata:\n  password: ENC[AES256_GCM,data:x,iv:y,tag:z,type:str]\n" +
+				"sops:\n  version: 3.8.1\n",
+			"deploy.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n  labels: {{ include \"x\" . }}\n  {{- end }}\n",
+			"config.json": "[{\"a\": 1}]",
+		},
+		want: summary{
+			Findings: []string{
+				"info: skipped 8 YAML documents found in directories that are not Kubernetes objects (Helm values, application config, CI workflows and SOPS-encrypted files are never applied as manifests): " +
+					"a list (a.yaml:6, config.json:1); a scalar (a.yaml:8); a template (deploy.yaml:1); encrypted with SOPS (secret.yaml:1); no kind or metadata (Chart.yaml:1, a.yaml:4, values.yaml:1)",
+				"a.yaml:1: error: Gateway default/g: missing apiVersion; every object needs apiVersion, kind and metadata.name",
+			},
+		},
+	}, {
+		name:      "-R reaches CI workflows",
+		recursive: true,
+		files: map[string]string{
+			".github/workflows/ci.yml": "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n",
+			"gw.yaml":                  classYAML,
+		},
+		want: summary{
+			Objects:  []string{"GatewayClass eg gateway.networking.k8s.io/v1 @ gw.yaml:1"},
+			Findings: []string{"info: skipped 1 YAML document found in directories that is not a Kubernetes object (Helm values, application config, CI workflows and SOPS-encrypted files are never applied as manifests): no kind or metadata (.github/workflows/ci.yml:1)"},
 		},
 	}, {
 		name: "namespace defaulting: namespaced kinds get it, cluster-scoped kinds never",
@@ -301,17 +331,16 @@ func TestLoad(t *testing.T) {
 	}, {
 		name:  "a value of the wrong type is an input error in Kubernetes terms, at its field's line",
 		files: map[string]string{"a.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  ports:\n  - port: 80\n  - port: eighty\n"},
-		want:  summary{Errors: []string{"a.yaml:7: error: Service default/s: spec.ports[1].port: expected integer, got string"}},
+		want:  summary{Findings: []string{`a.yaml:7: error: Service default/s: spec.ports[1].port: Invalid value: "string": must be of type integer (the API server would reject the object; gwsim leaves it out)`}},
 	}, {
 		name:         "with validation off, Gateway API kinds too",
 		noValidation: true,
 		files:        map[string]string{"a.yaml": "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: g}\nspec:\n  gatewayClassName: {a: b}\n"},
-		want:         summary{Errors: []string{"a.yaml:5: error: Gateway default/g: spec.gatewayClassName: expected string, got object"}},
+		want:         summary{Findings: []string{`a.yaml:5: error: Gateway default/g: spec.gatewayClassName: Invalid value: "object": must be of type string (the API server would reject the object; gwsim leaves it out)`}},
 	}, {
 		name:  "with validation on, the schema reports it",
 		files: map[string]string{"a.yaml": "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: g}\nspec:\n  gatewayClassName: {a: b}\n  listeners: [{name: h, port: 80, protocol: HTTP}]\n"},
-		want: summary{Errors: []string{
-			`a.yaml:1: error: Gateway default/g: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation (the API server would reject the object; gwsim leaves it out)`,
+		want: summary{Findings: []string{
 			`a.yaml:5: error: Gateway default/g: spec.gatewayClassName: Invalid value: "object": spec.gatewayClassName in body must be of type string: "object" (the API server would reject the object; gwsim leaves it out)`,
 		}},
 	}, {

@@ -18,14 +18,15 @@ import (
 // takes the time. Results come back indexed by document order, so the output
 // never depends on scheduling. Only one file's bytes are held by the reader
 // at a time (decoded objects are kept, of course).
-func decodeAll(inputs []input, stdin io.Reader, d *decoder) (*decodedDocs, []diag.Finding) {
+func decodeAll(inputs []input, stdin io.Reader, d *decoder, cache *inputCache) (docs *decodedDocs, readErrs, readFindings []diag.Finding) {
 	type result struct {
 		idx int
 		out decoded
 	}
 	jobs := make(chan job, 256)
 	results := make(chan result, 256)
-	var readErrs []diag.Finding // written by the reader only; read after results close
+	// readErrs and readFindings are written by the reader only, and read
+	// after results close.
 	// A panic on any goroutine here is re-raised on the caller's, once
 	// all are done; a worker that panics on one document goes on with the
 	// next, so that the reader is never left blocked.
@@ -33,13 +34,18 @@ func decodeAll(inputs []input, stdin io.Reader, d *decoder) (*decodedDocs, []dia
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		defer close(jobs)
-		bug.Catch(func() { readAll(inputs, stdin, d.limits, jobs, &readErrs) })
+		bug.Catch(func() { readAll(inputs, stdin, d.limits, jobs, &readErrs, &readFindings, cache, d.probe) })
 	})
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			var ws workspace
 			decode := func(j job) {
 				var out decoded
+				if d.probe.stopped() {
+					// The pass is discarded (see loadAuto).
+					results <- result{idx: j.idx}
+					return
+				}
 				bug.Catch(func() { out = d.document(j.doc, &ws) })
 				results <- result{idx: j.idx, out: out}
 			}
@@ -67,7 +73,7 @@ func decodeAll(inputs []input, stdin io.Reader, d *decoder) (*decodedDocs, []dia
 		out.set(r.idx, r.out)
 	}
 	bug.Raise()
-	return out, readErrs
+	return out, readErrs, readFindings
 }
 
 // decodedDocs holds what each document yields, by document number, in
@@ -109,27 +115,37 @@ type workspace struct {
 // readAll reads the inputs in order, splits each into documents and
 // sends them, numbered, to jobs, but for those whose aliases would expand
 // past a limit. Only one input's bytes are held at a time.
-func readAll(inputs []input, stdin io.Reader, limits Limits, jobs chan<- job, readErrs *[]diag.Finding) {
+func readAll(inputs []input, stdin io.Reader, limits Limits, jobs chan<- job, readErrs, readFindings *[]diag.Finding, cache *inputCache, probe *channelProbe) {
 	idx := 0
-	r := reader{limits: limits, stdin: stdin}
+	r := reader{limits: limits, stdin: stdin, cache: cache}
 	aliases := aliasBudget{perDoc: limits.ExpandedBytes, total: limits.TotalExpandedBytes}
 	for i, in := range inputs {
+		if probe.stopped() {
+			return
+		}
 		if r.exhausted {
 			*readErrs = append(*readErrs, unreadInputs(inputs[i:], limits))
 			return
 		}
 		name, data, problem := r.read(in)
+		if problem != nil && problem.Severity != diag.Error {
+			*readFindings = append(*readFindings, *problem)
+			continue
+		}
 		if problem != nil {
 			*readErrs = append(*readErrs, *problem)
 			continue
 		}
 		docs, errs := split(name, data)
-		*readErrs = append(*readErrs, errs...)
+		// A JSON value that does not parse loses the rest of its file,
+		// which the error says; the other inputs are read.
+		*readFindings = append(*readFindings, errs...)
 		for _, doc := range docs {
 			if refused := aliases.refuse(doc); refused != nil {
 				*readErrs = append(*readErrs, *refused)
 				continue
 			}
+			doc.listed = in.listed
 			jobs <- job{idx: idx, doc: doc}
 			idx++
 		}

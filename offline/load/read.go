@@ -32,6 +32,18 @@ type reader struct {
 	// exhausted is set once the total limit is reached; the caller
 	// reads nothing more after that.
 	exhausted bool
+	// cache, when set, keeps the bytes of inputs that cannot be read
+	// twice, for a second pass (see loadAuto).
+	cache *inputCache
+}
+
+// inputCache holds what a second pass over the inputs needs: the bytes of
+// the inputs that are not regular files (stdin, a FIFO named with -f),
+// which cannot be read again. A regular file is read again from disk.
+type inputCache struct {
+	kept map[string][]byte
+	// replay makes the reader take kept inputs from kept.
+	replay bool
 }
 
 // read returns the name sources use and the bytes of in, or a problem: a
@@ -41,6 +53,12 @@ func (r *reader) read(in input) (name string, data []byte, problem *diag.Finding
 	name = in.path
 	if in.path == "-" {
 		name = stdinName
+	}
+	if r.cache != nil && r.cache.replay {
+		if data, ok := r.cache.kept[in.path]; ok {
+			r.total += int64(len(data))
+			return name, data, nil
+		}
 	}
 	f, closeInput, err := r.open(in)
 	if err != nil {
@@ -55,7 +73,10 @@ func (r *reader) read(in input) (name string, data []byte, problem *diag.Finding
 		return name, nil, &pe
 	}
 	defer closeInput()
-	data, overTotal, err := r.readLimited(f)
+	data, overTotal, regular, err := r.readLimited(f)
+	if err == nil && r.cache != nil && !r.cache.replay && (!regular || in.path == "-") {
+		r.cache.kept[in.path] = data
+	}
 	if err != nil {
 		pe := pathError(name, err)
 		if overTotal || errors.Is(err, errTooLarge) {
@@ -137,7 +158,7 @@ var errTooLarge = errors.New("input too large")
 // so that an oversized file costs nothing; anything else (stdin, a FIFO
 // or a device named with -f) is read until one byte past the limit.
 // overTotal tells which limit stopped it.
-func (r *reader) readLimited(f io.Reader) (data []byte, overTotal bool, err error) {
+func (r *reader) readLimited(f io.Reader) (data []byte, overTotal, regular bool, err error) {
 	left := r.limits.TotalBytes - r.total
 	limit := min(r.limits.FileBytes, left)
 	overTotal = left <= r.limits.FileBytes
@@ -147,20 +168,21 @@ func (r *reader) readLimited(f io.Reader) (data []byte, overTotal bool, err erro
 			size = info.Size()
 		}
 	}
+	regular = size >= 0
 	if size > limit {
 		r.exhausted = r.exhausted || overTotal
-		return nil, overTotal, errTooLarge
+		return nil, overTotal, regular, errTooLarge
 	}
 	data, err = readUpTo(f, limit+1, size)
 	if err != nil && !errors.Is(err, errTooLarge) {
-		return nil, false, err
+		return nil, false, regular, err
 	}
 	if err != nil || int64(len(data)) > limit {
 		r.exhausted = r.exhausted || overTotal
-		return nil, overTotal, errTooLarge
+		return nil, overTotal, regular, errTooLarge
 	}
 	r.total += int64(len(data))
-	return data, false, nil
+	return data, false, regular, nil
 }
 
 // readChunk is the piece in which an input of unknown size is read.
@@ -232,7 +254,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	defer closeInput()
-	data, _, err := r.readLimited(f)
+	data, _, _, err := r.readLimited(f)
 	if errors.Is(err, errTooLarge) {
 		return nil, fmt.Errorf("%s: larger than %s, the limit for it", path, byteSize(limit))
 	}

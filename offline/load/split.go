@@ -22,6 +22,9 @@ type document struct {
 	data []byte
 	// json marks data as JSON already, so no YAML conversion is needed.
 	json bool
+	// listed marks a directory entry's document (see input.listed): one
+	// that is not a Kubernetes object is skipped, not an error.
+	listed bool
 }
 
 // split cuts a file's bytes into documents. A file whose first byte (after

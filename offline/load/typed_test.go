@@ -74,7 +74,7 @@ func loadWith(opts Options, stdin *bytes.Reader, fast bool) Result {
 	if !fast {
 		d.typed = nil
 	}
-	return load(opts, d)
+	return load(opts, d, nil)
 }
 
 func compareResults(t *testing.T, got, want Result) {

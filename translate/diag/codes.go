@@ -92,6 +92,10 @@ func (c Code) matches(f Finding) bool {
 		strings.Contains(f.Message, c.Marker)
 }
 
+// MarkerListenerSetParent begins the message of a route's finding about a
+// parentRef to a ListenerSet outside the input.
+const MarkerListenerSetParent = "parentRef names ListenerSet "
+
 // MarkerBackendTLSNotMet is in the message of every ResolvedRefs=False
 // (UnsupportedProtocol) a route gets because a BackendTLSPolicy on its
 // backend cannot be met: translate builds the message with it, and code
@@ -136,6 +140,10 @@ var codes = []Code{
 		Help: "Shrink the input, or raise --max-file-bytes, --max-total-bytes or --max-total-expanded-bytes when the input really is that large; the API server's own limits (names, annotations) cannot be raised."},
 	{ID: "GWS1010", Group: GroupInput, Reason: ReasonNotRegularFile, Title: "Directory entry that is not a regular file",
 		Help: "Remove the device, FIFO or socket from the directory, or name it with -f if it is meant to be read."},
+	{ID: "GWS1020", Group: GroupInput, Reason: ReasonNotAnObject, Title: "YAML that is not a Kubernetes object",
+		Help: "Nothing to fix: gwsim lists the files it skipped (values, config, workflows, encrypted files); use --exclude to leave them out without a word."},
+	{ID: "GWS1021", Group: GroupInput, Reason: ReasonChannelChosen, Title: "Experimental channel chosen for the input",
+		Help: "Nothing to fix if the cluster has the experimental channel's CRDs; pass --channel standard to check the input against the standard channel instead."},
 	{ID: "GWS1030", Group: GroupInput, Reason: ReasonNoKindMatch, Title: "Kind or version that no API server serves",
 		Help: "Fix the kind or apiVersion: the message lists what the group serves and the closest match."},
 	{ID: "GWS1031", Group: GroupInput, Reason: ReasonObsoleteGroup, Title: "Obsolete Gateway API group networking.x-k8s.io",
@@ -270,6 +278,8 @@ var codes = []Code{
 		Help: "Nothing to fix: the Gateway's class belongs to another controller (see --controller-name)."},
 	{ID: "GWS7006", Group: GroupAssumption, Reason: ReasonAssumedMissing, Title: "Referenced object assumed",
 		Help: "Nothing to fix if the object lives outside the repository (cert-manager, another chart); add it to the input, or use --strict or --assume, to check it."},
+	{ID: "GWS7015", Group: GroupAssumption, Reason: ReasonAttachmentNotChecked, Marker: MarkerListenerSetParent, Title: "Parent ListenerSet outside the input",
+		Help: "Pass the platform's ListenerSet and its Gateway with --gateways to check where the route attaches."},
 	{ID: "GWS7007", Group: GroupAssumption, Reason: ReasonAttachmentNotChecked, Title: "Parent Gateway outside the input",
 		Help: "Pass the platform's Gateways with --gateways to check where the route attaches."},
 	{ID: "GWS7008", Group: GroupAssumption, Reason: ReasonExtensionNotSimulated, Title: "Implementation-specific reference not simulated",

@@ -201,6 +201,15 @@ const (
 	// that is a device, FIFO or socket (or a link to one) and is skipped
 	// rather than read, since reading it might never end.
 	ReasonNotRegularFile = "NotRegularFile"
+
+	// ReasonNotAnObject: documents of directory entries that are not
+	// Kubernetes objects (values files, config, SOPS-encrypted files),
+	// skipped and listed in one finding.
+	ReasonNotAnObject = "NotAnObject"
+
+	// ReasonChannelChosen: --channel auto chose the experimental channel
+	// because of the object the finding names.
+	ReasonChannelChosen = "ChannelChosen"
 )
 
 // IsAssumption reports whether a finding of this reason says gwsim
