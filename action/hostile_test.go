@@ -134,12 +134,12 @@ func TestActionHostileInputs(t *testing.T) {
 		t.Errorf("job summary (%v):\n%s", err, b)
 	}
 
-	// A file whose name holds workflow commands: exit 2, and the error
-	// that names it cannot issue them.
+	// A file whose name holds workflow commands: its YAML error loses only
+	// that document (exit 1), and the finding that names it cannot issue them.
 	write("x\n::error title=Forged::name.yaml", "kind: [")
 	stdout, code = runScript(t, env, "check")
-	if code != 2 {
-		t.Fatalf("check exit %d, want 2:\n%s", code, stdout)
+	if code != 1 || !strings.Contains(stdout, "title=GWS1002 ParseError::") {
+		t.Fatalf("check exit %d, want 1 with the file's parse error:\n%s", code, stdout)
 	}
 	checkCommands(t, stdout)
 }
