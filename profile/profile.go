@@ -59,6 +59,24 @@ type Profile struct {
 	// given status and followed by routes. Other vendor kinds stay
 	// extension objects that resolve but are not simulated.
 	Kinds []schema.GroupKind
+	// Status is how the implementation writes status where the spec
+	// leaves it open.
+	Status StatusChoices
+}
+
+// StatusChoices are the points of status an implementation writes its own
+// way. The zero value is what the spec describes in full, the generic
+// profile's.
+type StatusChoices struct {
+	// NoSupportedVersion leaves SupportedVersion off GatewayClasses.
+	NoSupportedVersion bool
+	// GatewayResolvedRefsForTLSOnly writes a Gateway's ResolvedRefs only
+	// when spec.tls is set, and only about the references there: False with
+	// InvalidClientCertificateRef (or RefNotPermitted) for the backend
+	// client certificate, False with InvalidParameters for a frontend CA
+	// certificate, else True. Generic writes it always, and sums up the
+	// listeners' references there (ListenersNotResolved).
+	GatewayResolvedRefsForTLSOnly bool
 }
 
 // Simulates reports whether the profile simulates objects of gk.
@@ -69,7 +87,7 @@ func (p Profile) Simulates(gk schema.GroupKind) bool {
 // Of returns the profile named n; Auto is Generic here (see For).
 func Of(n Name) Profile {
 	if n == EnvoyGateway {
-		return Profile{Name: EnvoyGateway, Kinds: []schema.GroupKind{BackendKind, HTTPRouteFilterKind}}
+		return Profile{Name: EnvoyGateway, Kinds: []schema.GroupKind{BackendKind, HTTPRouteFilterKind}, Status: envoyGatewayStatus}
 	}
 	return Profile{Name: Generic}
 }
@@ -92,4 +110,11 @@ func For(chosen Name, controllerName string) Profile {
 // GatewayClass, after loading.
 func AllKinds() []schema.GroupKind {
 	return Of(EnvoyGateway).Kinds
+}
+
+// envoyGatewayStatus is how Envoy Gateway v1.9.1 writes status
+// (docs/implementations.md gives the source of each).
+var envoyGatewayStatus = StatusChoices{
+	NoSupportedVersion:            true,
+	GatewayResolvedRefsForTLSOnly: true,
 }

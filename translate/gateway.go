@@ -111,7 +111,11 @@ func (gr *gatewayResult) status(w *world) gwv1.GatewayStatus {
 		st.AttachedListenerSets = &n
 	}
 	accepted, programmed := gr.conditions()
-	st.Conditions = stamp(append([]condition{accepted, programmed, gr.resolvedRefsCondition()}, insecureFrontendConditions(g)...), g.Generation, w.opts.Now)
+	conds := []condition{accepted, programmed}
+	if refs, ok := gr.resolvedRefsCondition(ProfileOf(w.opts, gr.class).Status); ok {
+		conds = append(conds, refs)
+	}
+	st.Conditions = stamp(append(conds, insecureFrontendConditions(g)...), g.Generation, w.opts.Now)
 	return st
 }
 

@@ -6,6 +6,7 @@ import (
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/profile"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
@@ -49,10 +50,25 @@ func (w *world) resolveBackendTLS(g *gwv1.Gateway) gatewayBackendTLS {
 // resolvedRefsCondition is the Gateway's ResolvedRefs condition: False for
 // an invalid backend client certificate, else False with
 // ListenersNotResolved when a listener of the Gateway has unresolved
-// references (the condition summarises theirs), else True.
-func (gr *gatewayResult) resolvedRefsCondition() condition {
+// references (the condition summarises theirs), else True. A profile that
+// writes it only about spec.tls leaves out the listeners but for their
+// frontend CA certificates, and the condition when spec.tls is unset (ok
+// false).
+func (gr *gatewayResult) resolvedRefsCondition(choices profile.StatusChoices) (condition, bool) {
+	if choices.GatewayResolvedRefsForTLSOnly && gr.gateway.Spec.TLS == nil {
+		return condition{}, false
+	}
 	if gr.backendTLS.problem != nil {
-		return *gr.backendTLS.problem
+		return *gr.backendTLS.problem, true
+	}
+	if choices.GatewayResolvedRefsForTLSOnly {
+		for _, l := range gr.listeners {
+			if frontendProblem(l.problems) {
+				return falseCond(string(gwv1.GatewayConditionResolvedRefs), string(gwv1.GatewayReasonInvalidParameters),
+					fmt.Sprintf("listener %s: %s", l.spec.Name, firstNonEmpty(l.problems.refsMsg, l.problems.acceptedMsg))), true
+			}
+		}
+		return trueCond(string(gwv1.GatewayConditionResolvedRefs), string(gwv1.GatewayReasonResolvedRefs), "spec.tls references are resolved"), true
 	}
 	var unresolved []string
 	for _, l := range gr.listeners {
@@ -62,9 +78,9 @@ func (gr *gatewayResult) resolvedRefsCondition() condition {
 	}
 	if len(unresolved) > 0 {
 		return falseCond(string(gwv1.GatewayConditionResolvedRefs), string(gwv1.GatewayReasonListenersNotResolved),
-			fmt.Sprintf("listener(s) %s have unresolved references; see their ResolvedRefs condition", strings.Join(unresolved, ", ")))
+			fmt.Sprintf("listener(s) %s have unresolved references; see their ResolvedRefs condition", strings.Join(unresolved, ", "))), true
 	}
-	return trueCond(string(gwv1.GatewayConditionResolvedRefs), string(gwv1.GatewayReasonResolvedRefs), "all references are resolved")
+	return trueCond(string(gwv1.GatewayConditionResolvedRefs), string(gwv1.GatewayReasonResolvedRefs), "all references are resolved"), true
 }
 
 // presentClientCertificate sets the Gateway's client certificate on the
@@ -83,4 +99,14 @@ func presentClientCertificate(g *ir.Gateway, gr *gatewayResult) {
 			g.Clusters[i].TLS = &cp
 		}
 	}
+}
+
+// frontendProblem reports whether a listener's problems come from its
+// frontend client certificate validation (spec.tls.frontend).
+func frontendProblem(p listenerProblems) bool {
+	switch p.refsReason {
+	case string(gwv1.ListenerReasonInvalidCACertificateRef), string(gwv1.ListenerReasonInvalidCACertificateKind):
+		return true
+	}
+	return p.acceptedReason == string(gwv1.ListenerReasonNoValidCACertificate)
 }

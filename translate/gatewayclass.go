@@ -13,7 +13,8 @@ import (
 const BundleVersion = "v1.6.3"
 
 // gatewayClassStatus computes the status of a class of gwsim's. Accepted
-// and SupportedVersion are always set together, as the spec requires. A
+// and SupportedVersion are always set together, as the spec requires,
+// unless the class's profile writes no SupportedVersion. A
 // parametersRef that does not resolve makes the class Accepted=False with
 // InvalidParameters (see parametersProblem); the class's Gateways are still
 // simulated, since the spec does not say what becomes of them.
@@ -32,10 +33,10 @@ func (w *world) gatewayClassStatus(c *gwv1.GatewayClass) (gwv1.GatewayClassStatu
 			findings = append(findings, parametersNotInterpreted(p, finding))
 		}
 	}
-	conds := []condition{
-		accepted,
-		trueCond(string(gwv1.GatewayClassConditionStatusSupportedVersion), string(gwv1.GatewayClassReasonSupportedVersion),
-			"gwsim implements Gateway API "+BundleVersion),
+	conds := []condition{accepted}
+	if !ProfileOf(w.opts, c).Status.NoSupportedVersion {
+		conds = append(conds, trueCond(string(gwv1.GatewayClassConditionStatusSupportedVersion), string(gwv1.GatewayClassReasonSupportedVersion),
+			"gwsim implements Gateway API "+BundleVersion))
 	}
 	return gwv1.GatewayClassStatus{Conditions: stamp(conds, c.Generation, w.opts.Now)}, findings
 }

@@ -124,7 +124,7 @@ envoyProxyForGatewayClass:
 }
 
 func TestExplain(t *testing.T) {
-	if Explain("Gateway ResolvedRefs: EG absent, gwsim True/ResolvedRefs") == "" {
+	if Explain("Backend Accepted: EG True/Accepted, gwsim absent") == "" {
 		t.Error("a known difference has no reason")
 	}
 	if r := Explain("Widget Frobbed: EG True/Frobbed, gwsim absent"); r != "" {

@@ -15,10 +15,6 @@ type Reason struct {
 // explains it. Each names an Envoy Gateway behaviour (its source file in
 // internal/gatewayapi, or its docs) that gwsim does not reproduce yet.
 var reasons = []Reason{
-	{"EG writes a Gateway's ResolvedRefs only for spec.tls.backend.clientCertificateRef (validate.go); gwsim writes it always",
-		regexp.MustCompile(`^Gateway ResolvedRefs: EG absent`)},
-	{"EG writes no SupportedVersion on a GatewayClass (status/gatewayclass.go)",
-		regexp.MustCompile(`^GatewayClass SupportedVersion`)},
 	{"EnvoyProxy parameters: EG validates the EnvoyProxy a class or Gateway names and refuses them with InvalidParameters",
 		regexp.MustCompile(`InvalidParameters`)},
 	{"Backend status: EG writes Accepted on every Backend (backend.go); gwsim does not simulate Backend yet",
