@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"github.com/gwsim/gwsim/internal/editdistance"
 	"strings"
 )
 
@@ -31,23 +32,8 @@ func didYouMean(got, want string) string {
 	return ""
 }
 
-// editDistance is the Levenshtein distance between a and b, in bytes.
+// editDistance is the Levenshtein distance between a and b, in bytes (no
+// distance exceeds the longer string's length, so that bound cuts nothing).
 func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return editdistance.Bounded(a, b, max(len(a), len(b))+1)
 }
