@@ -57,10 +57,15 @@ type caseSpec struct {
 	Check []checkSpec `json:"check,omitempty"`
 }
 
-// diffSpec is the old side of a case that shows a change.
+// diffSpec is the old side of a case that shows a change: exactly one of
+// Old and Base.
 type diffSpec struct {
 	// Old is the folder of the case that holds the old manifests.
-	Old string `json:"old"`
+	Old string `json:"old,omitempty"`
+	// Base names a folder holding a repository's whole tree at the old
+	// revision; the case then runs `gwsim diff --base HEAD -f input/` in a
+	// git repository made from it (see baseRepo).
+	Base string `json:"base,omitempty"`
 }
 
 // checkSpec is one more run of `gwsim check` on the case's input.
@@ -176,9 +181,7 @@ func (c goldenCase) validate() error {
 	}
 	errs = append(errs, c.validateTests()...)
 	if d := c.Spec.Diff; d != nil {
-		if st, err := os.Stat(filepath.Join(c.Dir, d.Old)); d.Old == "" || d.Old == inputDir || err != nil || !st.IsDir() {
-			errs = append(errs, fmt.Errorf("case.yaml: diff.old must name a folder of the case other than input/: %q", d.Old))
-		}
+		errs = append(errs, d.validate(c.Dir)...)
 	}
 	errs = append(errs, c.validateViews()...)
 	errs = append(errs, c.validateChecks()...)
@@ -188,6 +191,22 @@ func (c goldenCase) validate() error {
 		errs = append(errs, errors.New("input/ holds no files"))
 	}
 	return errors.Join(errs...)
+}
+
+// validate checks that a change names exactly one old side, and that it
+// is a folder of the case other than input/.
+func (d diffSpec) validate(dir string) []error {
+	if (d.Old == "") == (d.Base == "") {
+		return []error{errors.New("case.yaml: diff needs exactly one of old and base")}
+	}
+	name, field := d.Old, "old"
+	if d.Base != "" {
+		name, field = d.Base, "base"
+	}
+	if st, err := os.Stat(filepath.Join(dir, name)); name == inputDir || err != nil || !st.IsDir() {
+		return []error{fmt.Errorf("case.yaml: diff.%s must name a folder of the case other than input/: %q", field, name)}
+	}
+	return nil
 }
 
 // checkRunNames checks the names of a case's runs of one command: they
@@ -270,8 +289,8 @@ func filesUnder(root string) ([]string, error) {
 func TestCaseLayout(t *testing.T) {
 	for _, c := range loadCases(t) {
 		known := append([]string{caseFile, inputDir, configFile}, c.casesFiles()...)
-		if c.Spec.Diff != nil {
-			known = append(known, c.Spec.Diff.Old)
+		if d := c.Spec.Diff; d != nil {
+			known = append(known, d.Old, d.Base)
 		}
 		for _, ch := range c.Spec.Check {
 			// A folder of the platform's objects read with --gateways.

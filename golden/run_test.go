@@ -30,6 +30,9 @@ type command struct {
 	// Comment starts the lines that record stderr and the exit code; empty
 	// means "# ", a comment in YAML and DOT.
 	Comment string
+	// Base, when set, is the case folder holding the old revision's tree:
+	// the command runs in a git repository made from it (see baseRepo).
+	Base string
 }
 
 // commands lists what every case records, in the order the files are written.
@@ -68,10 +71,13 @@ func (c goldenCase) commands() []command {
 	}
 	if d := c.Spec.Diff; d != nil {
 		args := []string{"diff", d.Old + "/"}
+		if d.Base != "" {
+			args = []string{"diff", "--base", "HEAD"}
+		}
 		out = append(out,
-			command{File: "diff.txt", Args: args, Check: true},
-			command{File: "diff.json", Args: append(slices.Clone(args), "-o", "json"), NoExit: true},
-			command{File: "diff.md", Args: append(slices.Clone(args), "-o", "markdown"), NoExit: true},
+			command{File: "diff.txt", Args: args, Check: true, Base: d.Base},
+			command{File: "diff.json", Args: append(slices.Clone(args), "-o", "json"), NoExit: true, Base: d.Base},
+			command{File: "diff.md", Args: append(slices.Clone(args), "-o", "markdown"), NoExit: true, Base: d.Base},
 		)
 	}
 	return append(out, c.viewCommands()...)
@@ -163,8 +169,15 @@ func run(t *testing.T, c goldenCase, cmdArgs []string, from string, useStdin boo
 	return result{Stdout: stdout.String(), Stderr: stderr.String(), Code: code}
 }
 
-// runCase runs one command on a case's own inputs, in the case folder.
+// runCase runs one command on a case's own inputs, in the case folder, or
+// in a git repository made from the case when the command reads a base
+// revision.
 func runCase(t *testing.T, c goldenCase, cm command, rn runner) string {
 	t.Helper()
+	if cm.Base != "" {
+		return inRepo(t, baseRepo(t, c, cm.Base), func() string {
+			return run(t, c, cm.Args, inputDir+"/", false, rn).transcript(cm)
+		})
+	}
 	return run(t, c, cm.Args, inputDir+"/", c.Spec.Stdin != "", rn).transcript(cm)
 }
