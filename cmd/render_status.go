@@ -17,6 +17,7 @@ import (
 
 	"github.com/gwsim/gwsim/cmd/yamlenc"
 	"github.com/gwsim/gwsim/offline/scheme"
+	"github.com/gwsim/gwsim/profile"
 )
 
 // statusObject is what `kubectl get -o yaml` shows of an object once spec is
@@ -186,7 +187,7 @@ func statusEntries(objs []client.Object) ([]statusObject, error) {
 			kinds[reflect.TypeOf(obj)] = k
 		}
 		gvk := k.gvk
-		if !isGatewayAPIGroup(gvk.Group) {
+		if !hasStatusOfGwsim(gvk.GroupKind()) {
 			continue
 		}
 		field := reflect.ValueOf(obj).Elem().FieldByName("Status")
@@ -224,9 +225,12 @@ func objectGVK(obj client.Object, s *runtime.Scheme) (schema.GroupVersionKind, e
 	return gvk, nil
 }
 
-// isGatewayAPIGroup covers the standard and experimental Gateway API groups.
-func isGatewayAPIGroup(group string) bool {
-	return group == "gateway.networking.k8s.io" || group == "gateway.networking.x-k8s.io"
+// hasStatusOfGwsim reports whether gwsim writes the status of objects of
+// kind gk: the kinds of the standard and experimental Gateway API groups,
+// and Envoy Gateway's Backend, whose status the envoy-gateway profile
+// writes as Envoy Gateway does.
+func hasStatusOfGwsim(gk schema.GroupKind) bool {
+	return gk.Group == "gateway.networking.k8s.io" || gk.Group == "gateway.networking.x-k8s.io" || gk == profile.BackendKind
 }
 
 // isEmptyValue reports whether v holds nothing but nulls, empty maps and

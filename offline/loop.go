@@ -11,6 +11,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
+
 	"github.com/gwsim/gwsim/internal/crash"
 	"github.com/gwsim/gwsim/offline/controller"
 	"github.com/gwsim/gwsim/translate/diag"
@@ -59,7 +61,8 @@ func targets(env controller.Env) []target {
 		ts = append(ts, target{kind: k.Kind, newList: k.NewList, r: &controller.RouteReconciler{Env: env, Kind: k}})
 	}
 	return append(ts, target{kind: "BackendTLSPolicy", newList: func() client.ObjectList { return &gwv1.BackendTLSPolicyList{} },
-		r: &controller.BackendTLSPolicyReconciler{Env: env}})
+		r: &controller.BackendTLSPolicyReconciler{Env: env}},
+		target{kind: "Backend", newList: func() client.ObjectList { return &egv1a1.BackendList{} }}) // written by GatewayReconciler
 }
 
 // Reconcile runs the reconcilers against c until a pass changes nothing

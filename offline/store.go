@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
@@ -56,7 +57,7 @@ func FakeStore(s *runtime.Scheme, objs []client.Object, idx []controller.Index) 
 	b := fake.NewClientBuilder().WithScheme(s).WithStatusSubresource(
 		&gwv1.GatewayClass{}, &gwv1.Gateway{}, &gwv1.ListenerSet{},
 		&gwv1.HTTPRoute{}, &gwv1.GRPCRoute{}, &gwv1.TLSRoute{}, &gwv1.TCPRoute{}, &gwv1.UDPRoute{},
-		&gwv1.BackendTLSPolicy{},
+		&gwv1.BackendTLSPolicy{}, &egv1a1.Backend{},
 	)
 	for _, o := range objs {
 		// The builder sets resourceVersion on what it is given.

@@ -77,6 +77,12 @@ type StatusChoices struct {
 	// certificate, else True. Generic writes it always, and sums up the
 	// listeners' references there (ListenersNotResolved).
 	GatewayResolvedRefsForTLSOnly bool
+	// PolicyAncestorIsParentRef makes a BackendTLSPolicy's ancestors the
+	// parentRefs (sectionName and port included) of the routes through
+	// which a Gateway reaches the policy's targets, one entry per distinct
+	// parentRef. Generic writes one entry per Gateway, as the
+	// PolicyAncestorStatus godoc recommends.
+	PolicyAncestorIsParentRef bool
 }
 
 // Simulates reports whether the profile simulates objects of gk.
@@ -117,4 +123,5 @@ func AllKinds() []schema.GroupKind {
 var envoyGatewayStatus = StatusChoices{
 	NoSupportedVersion:            true,
 	GatewayResolvedRefsForTLSOnly: true,
+	PolicyAncestorIsParentRef:     true,
 }

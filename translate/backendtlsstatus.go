@@ -37,33 +37,54 @@ import (
 // ResolvedRefs is the policy's own (see policyTLS), the same everywhere.
 
 // addPolicyAncestors adds to st the ancestor entry of every policy that
-// Gateway gr (laid out as g) reaches.
-func (w *world) addPolicyAncestors(st map[types.NamespacedName][]gwv1.PolicyAncestorStatus, gr *gatewayResult, g ir.Gateway) {
+// Gateway gr (laid out as g, with the routes attached to it) reaches. The
+// profile decides what an ancestor is: the Gateway, or each parentRef of
+// the routes that reach the policy's targets (policyancestorref.go).
+func (w *world) addPolicyAncestors(st map[types.NamespacedName][]gwv1.PolicyAncestorStatus, gr *gatewayResult, g ir.Gateway, routes []attachedRoute) {
 	if len(w.backendTLS.policies) == 0 {
+		return
+	}
+	if ProfileOf(w.opts, gr.class).Status.PolicyAncestorIsParentRef {
+		w.addParentRefAncestors(st, gr, routes)
 		return
 	}
 	reached := map[*policyResult]map[int]bool{}
 	for _, c := range g.Clusters {
-		key, port, ok := w.clusterPort(c)
-		sections := []string{port.Name}
-		if !ok {
-			key, sections, ok = w.egClusterTarget(c)
-		}
-		if !ok {
-			continue
-		}
-		for _, ref := range w.backendTLS.byBackend[key] {
-			if s := ref.p.targets[ref.i].target.section; s != "" && !slices.Contains(sections, s) {
-				continue
-			}
-			if reached[ref.p] == nil {
-				reached[ref.p] = map[int]bool{}
-			}
-			reached[ref.p][ref.i] = true
-		}
+		w.reachTargets(reached, c)
 	}
 	ns := gwv1.Namespace(gr.gateway.Namespace)
 	group, kind := gwv1.Group(gwv1.GroupName), gwv1.Kind("Gateway")
+	ref := gwv1.ParentReference{Group: &group, Kind: &kind, Namespace: &ns, Name: gwv1.ObjectName(gr.gateway.Name)}
+	w.appendAncestors(st, gr, ref, reached)
+}
+
+// reachTargets records in reached the policy targets that cluster c
+// connects to: a Service or ServiceImport port, or a Backend's endpoint
+// ports.
+func (w *world) reachTargets(reached map[*policyResult]map[int]bool, c ir.Cluster) {
+	key, port, ok := w.clusterPort(c)
+	sections := []string{port.Name}
+	if !ok {
+		key, sections, ok = w.egClusterTarget(c)
+	}
+	if !ok {
+		return
+	}
+	for _, ref := range w.backendTLS.byBackend[key] {
+		if s := ref.p.targets[ref.i].target.section; s != "" && !slices.Contains(sections, s) {
+			continue
+		}
+		if reached[ref.p] == nil {
+			reached[ref.p] = map[int]bool{}
+		}
+		reached[ref.p][ref.i] = true
+	}
+}
+
+// appendAncestors adds the entry for ancestor ref of every policy whose
+// targets reached holds, in policy order.
+func (w *world) appendAncestors(st map[types.NamespacedName][]gwv1.PolicyAncestorStatus, gr *gatewayResult, ref gwv1.ParentReference,
+	reached map[*policyResult]map[int]bool) {
 	for _, pr := range w.backendTLS.policies {
 		if reached[pr] == nil {
 			continue
@@ -71,7 +92,7 @@ func (w *world) addPolicyAncestors(st map[types.NamespacedName][]gwv1.PolicyAnce
 		p := pr.policy
 		key := keyOf(p.Namespace, p.Name)
 		st[key] = append(st[key], gwv1.PolicyAncestorStatus{
-			AncestorRef:    gwv1.ParentReference{Group: &group, Kind: &kind, Namespace: &ns, Name: gwv1.ObjectName(gr.gateway.Name)},
+			AncestorRef:    *ref.DeepCopy(),
 			ControllerName: gr.class.Spec.ControllerName,
 			Conditions:     stamp(pr.ancestorConditions(reached[pr]), p.Generation, w.opts.Now),
 		})
@@ -146,7 +167,10 @@ func sortPolicyAncestors(st map[types.NamespacedName][]gwv1.PolicyAncestorStatus
 	for k, list := range st {
 		slices.SortFunc(list, func(a, b gwv1.PolicyAncestorStatus) int {
 			return cmp.Or(cmp.Compare(*a.AncestorRef.Namespace, *b.AncestorRef.Namespace),
-				cmp.Compare(a.AncestorRef.Name, b.AncestorRef.Name), cmp.Compare(a.ControllerName, b.ControllerName))
+				cmp.Compare(a.AncestorRef.Name, b.AncestorRef.Name),
+				cmp.Compare(deref(a.AncestorRef.SectionName), deref(b.AncestorRef.SectionName)),
+				cmp.Compare(deref(a.AncestorRef.Port), deref(b.AncestorRef.Port)),
+				cmp.Compare(a.ControllerName, b.ControllerName))
 		})
 		st[k] = CapPolicyAncestors(list)
 	}

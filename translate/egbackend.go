@@ -117,6 +117,11 @@ func egBackendInvalid(be *egv1a1.Backend, policies []*gwv1.BackendTLSPolicy) (re
 		tls.WellKnownCACertificates == nil && len(tls.CACertificateRefs) == 0 && !egPoliciesGiveCA(be, policies) {
 		return egReasonInvalidBackendRef, "must specify either CACertificateRefs or WellKnownCACertificates when InsecureSkipVerify is unset or false"
 	}
+	if tls := be.Spec.TLS; tls != nil && tls.BackendTLSConfig != nil && tls.ClientCertificateRef != nil {
+		if ns := string(deref(tls.ClientCertificateRef.Namespace)); ns != "" && ns != be.Namespace {
+			return egReasonInvalidBackendRef, fmt.Sprintf("clientCertificateRef Secret is not located in the same namespace as Backend. Secret namespace: %s does not match Backend namespace: %s", ns, be.Namespace)
+		}
+	}
 	for _, ep := range be.Spec.Endpoints {
 		if ep.Hostname != nil {
 			if msg := egHostnameInvalid(*ep.Hostname, "hostname"); msg != "" {

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
 	"slices"
@@ -90,7 +91,9 @@ func (w *world) egRouteFilter(res *routeResult, hrf *egv1a1.HTTPRouteFilter, fie
 
 // egResponseBody is a direct response body: inline, or from a ConfigMap
 // in the filter's namespace (its response.body key, else the value of its
-// first key in key order). msg says why a ConfigMap body cannot be read.
+// first data key in key order, else of its first binaryData key, as Envoy
+// Gateway falls back; it takes "the first" of a Go map, whose order Go does
+// not fix, so gwsim takes the first in key order). msg says why a ConfigMap body cannot be read.
 func (w *world) egResponseBody(ns string, b *egv1a1.CustomResponseBody) (body, msg string) {
 	if b.Type == nil || *b.Type == egv1a1.ResponseValueTypeInline {
 		return deref(b.Inline), ""
@@ -105,15 +108,13 @@ func (w *world) egResponseBody(ns string, b *egv1a1.CustomResponseBody) (body, m
 	if v, ok := cm.Data[egResponseBodyKey]; ok {
 		return v, ""
 	}
-	keys := make([]string, 0, len(cm.Data))
-	for k := range cm.Data {
-		keys = append(keys, k)
+	if len(cm.Data) > 0 {
+		return cm.Data[slices.Sorted(maps.Keys(cm.Data))[0]], ""
 	}
-	if len(keys) == 0 {
-		return "", fmt.Sprintf("ConfigMap %s/%s of the body has no data", ns, b.ValueRef.Name)
+	if len(cm.BinaryData) > 0 {
+		return string(cm.BinaryData[slices.Sorted(maps.Keys(cm.BinaryData))[0]]), ""
 	}
-	slices.Sort(keys)
-	return cm.Data[keys[0]], ""
+	return "", fmt.Sprintf("ConfigMap %s/%s of the body has no data", ns, b.ValueRef.Name)
 }
 
 // egFilterFindings are the info findings naming, per HTTPRouteFilter of

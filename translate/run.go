@@ -30,6 +30,7 @@ func translateOn(in Input, opts Options, sp spread) Output {
 		ListenerSets:       map[types.NamespacedName]gwv1.ListenerSetStatus{},
 		Routes:             make(map[diag.ObjectRef][]gwv1.RouteParentStatus, routeCount(in)),
 		BackendTLSPolicies: map[types.NamespacedName][]gwv1.PolicyAncestorStatus{},
+		Backends:           w.egBackendStatuses(),
 	}}
 	for _, c := range in.GatewayClasses {
 		if !w.isOurs(c) {
@@ -59,7 +60,7 @@ func translateOn(in Input, opts Options, sp spread) Output {
 	for _, o := range w.layOutGateways(gateways, attached, sp.workers) {
 		out.Status.Gateways[o.key] = o.status
 		if o.ir != nil {
-			w.addPolicyAncestors(out.Status.BackendTLSPolicies, o.gateway, *o.ir)
+			w.addPolicyAncestors(out.Status.BackendTLSPolicies, o.gateway, *o.ir, attached[o.key])
 			out.IR.Gateways = append(out.IR.Gateways, *o.ir)
 		}
 		out.Findings = append(out.Findings, o.findings...)

@@ -128,4 +128,8 @@ type Status struct {
 	// it targets, sorted by Gateway namespace and name. A policy no such
 	// Gateway reaches has no entry.
 	BackendTLSPolicies map[types.NamespacedName][]gwv1.PolicyAncestorStatus
+	// Backends holds the status of every Envoy Gateway Backend that a
+	// backendRef of a route whose profile simulates Backends names (see
+	// egbackendstatus.go).
+	Backends map[types.NamespacedName]egv1a1.BackendStatus
 }

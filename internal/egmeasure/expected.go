@@ -51,7 +51,7 @@ func ReadExpected(data []byte) (map[Key]Status, error) {
 		if !ok || f.kind == "" || !compared(f.kind) {
 			continue
 		}
-		objs, err := objectsOf(f, v)
+		objs, err := objectsOf(nil, f, v)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k, err)
 		}

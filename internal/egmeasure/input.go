@@ -6,7 +6,10 @@ import (
 	"sort"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
+
+	"github.com/gwsim/gwsim/offline/scheme"
 )
 
 // ClassName and ControllerName are the GatewayClass EG's translator test
@@ -116,12 +119,13 @@ func ReadInput(data []byte) (Input, error) {
 	}
 	sort.Slice(keys, func(i, j int) bool { return fieldIndex(keys[i]) < fieldIndex(keys[j]) })
 	var in Input
+	s := scheme.New()
 	for _, k := range keys {
 		f, ok := fieldOf(k)
 		if !ok {
 			return Input{}, fmt.Errorf("unknown key %q (EG's test refuses unknown fields)", k)
 		}
-		objs, err := objectsOf(f, doc[k])
+		objs, err := objectsOf(s, f, doc[k])
 		if err != nil {
 			return Input{}, fmt.Errorf("%s: %w", k, err)
 		}
@@ -153,7 +157,10 @@ func fieldIndex(key string) int {
 	return len(fields)
 }
 
-func objectsOf(f field, v any) ([]map[string]any, error) {
+// objectsOf returns the objects of a key's value, with the apiVersion and
+// kind EG reads them as; with a scheme, read as the typed decode reads
+// them (numbersAsTyped).
+func objectsOf(s *runtime.Scheme, f field, v any) ([]map[string]any, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -175,6 +182,9 @@ func objectsOf(f field, v any) ([]map[string]any, error) {
 		}
 		if f.kind != "" {
 			obj["apiVersion"], obj["kind"] = f.apiVersion, f.kind
+			if s != nil {
+				obj = numbersAsTyped(s, obj)
+			}
 		}
 		out = append(out, obj)
 	}

@@ -17,7 +17,7 @@ type Reason struct {
 var reasons = []Reason{
 	{"EnvoyProxy parameters: EG validates the EnvoyProxy a class or Gateway names and refuses them with InvalidParameters",
 		regexp.MustCompile(`InvalidParameters`)},
-	{"Backend status: EG writes Accepted on every Backend (backend.go); gwsim does not simulate Backend yet",
+	{"Backend status: EG's translator test gives every Backend of the input its status; its controller reads, and gwsim's profile writes, only the Backends that routes name (EG also those its EnvoyProxy telemetry and policies name, which gwsim does not read)",
 		regexp.MustCompile(`^Backend `)},
 	{"Backend and ServiceImport endpoints: EG refuses backendRefs by endpoint address type and Backend settings (UnsupportedAddressType, InvalidAddress, InvalidBackendRef, UnsupportedRefValue, EndpointsNotFound)",
 		regexp.MustCompile(`UnsupportedAddressType|InvalidAddress|InvalidBackendRef|UnsupportedRefValue|EndpointsNotFound`)},
@@ -38,7 +38,7 @@ var reasons = []Reason{
 	{"EG lets a TLS listener carry TCPRoutes (supportedKinds TLSRoute and TCPRoute)",
 		regexp.MustCompile(`supportedKinds`)},
 	{"EG validates route fields the API server validates (header names and values, empty modifiers, rewrite paths, regexes, filter types) and refuses the rule with UnsupportedValue; gwsim trusts admission",
-		regexp.MustCompile(`EG False/UnsupportedValue|EG True/UnsupportedValue|InvalidBackendFilters`)},
+		regexp.MustCompile(`EG False/UnsupportedValue|EG True/UnsupportedValue|InvalidBackendFilters|ResolvedRefs: EG True/ResolvedRefs, gwsim False/UnsupportedValue`)},
 	{"EG's filter rules: repeated header modifiers merge, a mirror with a direct response drops the rule (IncompatibleFilters)",
 		regexp.MustCompile(`IncompatibleFilters`)},
 	{"EG's reasons for backend references: PortNotSpecified, PortNotFound, InvalidRule, BackendNotFound where gwsim says otherwise",
@@ -49,8 +49,6 @@ var reasons = []Reason{
 		regexp.MustCompile(`^ListenerSet listener (Accepted|Conflicted|Programmed): EG \S*HostnameConflict`)},
 	{"mergeGateways: EG's merged Gateways conflict and overlap across Gateways",
 		regexp.MustCompile(`OverlappingTLSConfig|Conflicted`)},
-	{"Standalone input: EG's loader turns a number into a string field; the API server, and gwsim's admission, refuse it",
-		regexp.MustCompile(`^run error: .*expected string, got number`)},
 }
 
 // Explain returns the group that explains a difference class, or "" when

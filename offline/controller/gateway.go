@@ -86,6 +86,9 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req reconcile.Request
 	if err := r.writePolicies(ctx, req.NamespacedName, s, out.Status.BackendTLSPolicies); err != nil {
 		return reconcile.Result{}, err
 	}
+	if err := r.writeBackends(ctx, s, out.Status.Backends); err != nil {
+		return reconcile.Result{}, err
+	}
 	r.settled.record(req.NamespacedName, s.fingerprint())
 	return reconcile.Result{}, nil
 }

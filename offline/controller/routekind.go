@@ -40,7 +40,7 @@ func RouteKinds() []RouteKind {
 			access: func(r *gwv1.HTTPRoute) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus) {
 				return &r.Spec.CommonRouteSpec, &r.Status.RouteStatus
 			},
-			backends: httpBackends,
+			backends: translate.HTTPRouteBackendRefs,
 			add:      func(in *translate.Input, r *gwv1.HTTPRoute) { in.HTTPRoutes = append(in.HTTPRoutes, r) },
 		}.erase(),
 		typedRouteKind[*gwv1.GRPCRoute]{
@@ -50,7 +50,7 @@ func RouteKinds() []RouteKind {
 			access: func(r *gwv1.GRPCRoute) (*gwv1.CommonRouteSpec, *gwv1.RouteStatus) {
 				return &r.Spec.CommonRouteSpec, &r.Status.RouteStatus
 			},
-			backends: grpcBackends,
+			backends: translate.GRPCRouteBackendRefs,
 			add:      func(in *translate.Input, r *gwv1.GRPCRoute) { in.GRPCRoutes = append(in.GRPCRoutes, r) },
 		}.erase(),
 		typedRouteKind[*gwv1.TLSRoute]{
@@ -61,7 +61,7 @@ func RouteKinds() []RouteKind {
 				return &r.Spec.CommonRouteSpec, &r.Status.RouteStatus
 			},
 			backends: func(r *gwv1.TLSRoute) []gwv1.BackendObjectReference {
-				return ruleBackends(r.Spec.Rules, func(rule gwv1.TLSRouteRule) []gwv1.BackendRef { return rule.BackendRefs })
+				return translate.PlainBackendRefs(r.Spec.Rules, func(rule gwv1.TLSRouteRule) []gwv1.BackendRef { return rule.BackendRefs })
 			},
 			add: func(in *translate.Input, r *gwv1.TLSRoute) { in.TLSRoutes = append(in.TLSRoutes, r) },
 		}.erase(),
@@ -73,7 +73,7 @@ func RouteKinds() []RouteKind {
 				return &r.Spec.CommonRouteSpec, &r.Status.RouteStatus
 			},
 			backends: func(r *gwv1.TCPRoute) []gwv1.BackendObjectReference {
-				return ruleBackends(r.Spec.Rules, func(rule gwv1.TCPRouteRule) []gwv1.BackendRef { return rule.BackendRefs })
+				return translate.PlainBackendRefs(r.Spec.Rules, func(rule gwv1.TCPRouteRule) []gwv1.BackendRef { return rule.BackendRefs })
 			},
 			add: func(in *translate.Input, r *gwv1.TCPRoute) { in.TCPRoutes = append(in.TCPRoutes, r) },
 		}.erase(),
@@ -85,7 +85,7 @@ func RouteKinds() []RouteKind {
 				return &r.Spec.CommonRouteSpec, &r.Status.RouteStatus
 			},
 			backends: func(r *gwv1.UDPRoute) []gwv1.BackendObjectReference {
-				return ruleBackends(r.Spec.Rules, func(rule gwv1.UDPRouteRule) []gwv1.BackendRef { return rule.BackendRefs })
+				return translate.PlainBackendRefs(r.Spec.Rules, func(rule gwv1.UDPRouteRule) []gwv1.BackendRef { return rule.BackendRefs })
 			},
 			add: func(in *translate.Input, r *gwv1.UDPRoute) { in.UDPRoutes = append(in.UDPRoutes, r) },
 		}.erase(),
@@ -113,69 +113,6 @@ func (t typedRouteKind[T]) erase() RouteKind {
 		Backends: func(o client.Object) []gwv1.BackendObjectReference { return t.backends(o.(T)) },
 		AddTo:    func(in *translate.Input, o client.Object) { t.add(in, o.(T)) },
 	}
-}
-
-// ruleBackends returns the backendRefs of kinds whose rules hold plain
-// BackendRefs (TLS, TCP and UDP routes), in spec order.
-func ruleBackends[R any](rules []R, refs func(R) []gwv1.BackendRef) []gwv1.BackendObjectReference {
-	var out []gwv1.BackendObjectReference
-	for _, rule := range rules {
-		out = appendBackendRefs(out, refs(rule))
-	}
-	return out
-}
-
-func appendBackendRefs(out []gwv1.BackendObjectReference, refs []gwv1.BackendRef) []gwv1.BackendObjectReference {
-	for _, ref := range refs {
-		out = append(out, ref.BackendObjectReference)
-	}
-	return out
-}
-
-// httpBackends returns the backendRefs of every rule and the targets of
-// requestMirror and externalAuth filters at rule and backendRef level: a
-// filter target that was not gathered would be reported as missing.
-func httpBackends(r *gwv1.HTTPRoute) []gwv1.BackendObjectReference {
-	var out []gwv1.BackendObjectReference
-	mirrors := func(fs []gwv1.HTTPRouteFilter) {
-		for _, f := range fs {
-			if f.RequestMirror != nil {
-				out = append(out, f.RequestMirror.BackendRef)
-			}
-			if f.ExternalAuth != nil {
-				out = append(out, f.ExternalAuth.BackendRef)
-			}
-		}
-	}
-	for _, rule := range r.Spec.Rules {
-		mirrors(rule.Filters)
-		for _, ref := range rule.BackendRefs {
-			out = append(out, ref.BackendObjectReference)
-			mirrors(ref.Filters)
-		}
-	}
-	return out
-}
-
-// grpcBackends is httpBackends for GRPCRoute, whose filters are a type of
-// their own.
-func grpcBackends(r *gwv1.GRPCRoute) []gwv1.BackendObjectReference {
-	var out []gwv1.BackendObjectReference
-	mirrors := func(fs []gwv1.GRPCRouteFilter) {
-		for _, f := range fs {
-			if f.RequestMirror != nil {
-				out = append(out, f.RequestMirror.BackendRef)
-			}
-		}
-	}
-	for _, rule := range r.Spec.Rules {
-		mirrors(rule.Filters)
-		for _, ref := range rule.BackendRefs {
-			out = append(out, ref.BackendObjectReference)
-			mirrors(ref.Filters)
-		}
-	}
-	return out
 }
 
 // ListObjects lists objects into list and returns its items as

@@ -99,6 +99,9 @@ func flattenStatus(s translate.Status) map[statusKey]string {
 			conds(ref("BackendTLSPolicy", k), "ancestor "+parentString(a.AncestorRef, k.Namespace), a.Conditions)
 		}
 	}
+	for k, st := range s.Backends {
+		conds(ref("Backend", k), "", st.Conditions)
+	}
 	return out
 }
 

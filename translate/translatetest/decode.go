@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -37,6 +38,7 @@ var kinds = map[string]func() client.Object{
 	"ConfigMap":        func() client.Object { return &corev1.ConfigMap{} },
 	"Namespace":        func() client.Object { return &corev1.Namespace{} },
 	"ServiceImport":    func() client.Object { return &mcsv1alpha1.ServiceImport{} },
+	"Backend":          func() client.Object { return &egv1a1.Backend{} },
 }
 
 // clusterScoped are the kinds above that have no namespace.
