@@ -116,9 +116,9 @@ func TestUsageErrors(t *testing.T) {
 		wantStderr string
 	}{
 		{"no input", []string{"routes"},
-			"gwsim: error: no input: pass manifests with -f FILE, -f DIR or -f - (stdin)\nRun 'gwsim routes --help' for usage.\n"},
+			"gwsim: error: no input: pass manifests with -f FILE, -f DIR, -f - (stdin) or -k DIR\nRun 'gwsim routes --help' for usage.\n"},
 		{"no input on the default command", nil,
-			"gwsim: error: no input: pass manifests with -f FILE, -f DIR or -f - (stdin)\nRun 'gwsim --help' for usage.\n"},
+			"gwsim: error: no input: pass manifests with -f FILE, -f DIR, -f - (stdin) or -k DIR\nRun 'gwsim --help' for usage.\n"},
 		{"bad output format", []string{"routes", "-f", "@gw.yaml", "-o", "xml"},
 			"gwsim: error: unknown output format \"xml\" (valid: text, wide, yaml, json)\nRun 'gwsim routes --help' for usage.\n"},
 		{"check formats", []string{"check", "-f", "@gw.yaml", "-o", "yaml"},

@@ -20,8 +20,9 @@ const defaultControllerName = "gwsim.dev/gateway-controller"
 
 // pipelineFlags are the flags of every command that reads manifests.
 type pipelineFlags struct {
-	Files          []string
-	Recursive      bool
+	Files     []string
+	Recursive bool
+	sourceFlags
 	Namespace      string
 	ControllerName string
 	// ControllerNameSet is true when the user passed --controller-name: the
@@ -85,6 +86,7 @@ func (p *pipelineFlags) register(c *cobra.Command, formats ...format) {
 	fs := c.Flags()
 	fs.StringArrayVarP(&p.Files, "filename", "f", nil, "manifest file or directory to read, or - for stdin (repeatable)")
 	fs.BoolVarP(&p.Recursive, "recursive", "R", false, "read directories given with -f recursively")
+	p.sourceFlags.register(fs)
 	fs.StringVarP(&p.Namespace, "namespace", "n", "default", "namespace of objects that do not set one")
 	fs.StringArrayVar(&p.controllerNameFlag, "controller-name", []string{defaultControllerName},
 		"controller gwsim stands in for (repeatable); when set, only GatewayClasses with one of these controllerNames are gwsim's, and the first owns assumed GatewayClasses")
@@ -130,8 +132,8 @@ func (p *pipelineFlags) complete(c *cobra.Command) (format, error) {
 	if err != nil {
 		return "", err
 	}
-	if len(p.Files) == 0 {
-		return "", usageErrorf("no input: pass manifests with -f FILE, -f DIR or -f - (stdin)")
+	if len(p.Files) == 0 && len(p.Kustomize) == 0 {
+		return "", usageErrorf("no input: pass manifests with -f FILE, -f DIR, -f - (stdin) or -k DIR")
 	}
 	if _, err := validate.ParseChannel(p.Channel); err != nil && p.Channel != string(load.ChannelAuto) {
 		return "", usageErrorf("--channel: %v or %q", err, load.ChannelAuto)

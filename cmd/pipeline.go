@@ -63,6 +63,7 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 	loaded := load.Load(load.Options{
 		Paths:     p.Files,
 		Recursive: p.Recursive,
+		Kustomize: p.Kustomize, NoKustomize: p.NoKustomize,
 		Stdin:     streams.In,
 		Namespace: p.Namespace,
 		Exclude:   p.Exclude,

@@ -16,6 +16,9 @@ import (
 // the document again, which only happens for a document with something to
 // report, so that the common path keeps no positions.
 func fieldLine(doc document, path string) (int, bool) {
+	if doc.fields != nil {
+		doc = *doc.fields
+	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(doc.data, &root); err != nil || len(root.Content) == 0 {
 		return 0, false

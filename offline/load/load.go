@@ -70,6 +70,12 @@ type Options struct {
 	// Recursive descends into subdirectories (kubectl -R); without it only a
 	// directory's own files are read.
 	Recursive bool
+	// Kustomize are directories to build with kustomize (the CLI's
+	// repeatable -k). A directory among Paths (or below one, with
+	// Recursive) that holds a kustomization is built the same way, unless
+	// NoKustomize.
+	Kustomize   []string
+	NoKustomize bool
 	// Stdin is read when a path is "-"; sources call it "<stdin>".
 	Stdin io.Reader
 	// Namespace is given to namespaced objects without metadata.namespace
@@ -153,9 +159,15 @@ func Load(opts Options) Result {
 
 // load is Load with the decoder given, for the differential tests.
 func load(opts Options, d *decoder, cache *inputCache) Result {
-	files, errs := expand(opts.Paths, opts.Recursive, opts.Exclude)
-	docs, readErrs, findings := decodeAll(files, opts.Stdin, d, cache)
+	files, errs := expand(opts.Paths, walkOptions{recursive: opts.Recursive, exclude: opts.Exclude, kustomize: !opts.NoKustomize})
+	for _, k := range opts.Kustomize {
+		files = append(files, input{path: k, kustomize: true})
+	}
+	files, buildFindings, buildErrs, used := buildAll(files, d.limits)
+	errs = append(errs, buildErrs...)
+	docs, readErrs, findings := decodeAll(files, opts.Stdin, used, d, cache)
 	errs = append(errs, readErrs...)
+	findings = append(findings, buildFindings...)
 	n := 0
 	for d := range docs.all() {
 		n += len(d.objects)

@@ -45,7 +45,7 @@ func manifestFile(name string) bool {
 // process substitution, /dev/stdin), within the byte limits; a directory's
 // entries are marked listed, so that only regular files among them are
 // read (see reader.open).
-func expand(paths []string, recursive bool, exclude []string) ([]input, []diag.Finding) {
+func expand(paths []string, opts walkOptions) ([]input, []diag.Finding) {
 	var files []input
 	var errs []diag.Finding
 	for _, p := range paths {
@@ -62,10 +62,10 @@ func expand(paths []string, recursive bool, exclude []string) ([]input, []diag.F
 			files = append(files, input{path: p})
 			continue
 		}
-		w := walker{root: p, recursive: recursive, exclude: exclude}
+		w := walker{root: p, walkOptions: opts}
 		before := len(files)
 		files, errs = w.walk(p, files, errs)
-		if len(files) == before && !recursive && w.subdirs > 0 {
+		if len(files) == before && !opts.recursive && w.subdirs > 0 {
 			errs = append(errs, pathError(p, fmt.Errorf("no .yaml, .yml or .json file at its top level, and %d subdirector%s; pass -R to read them",
 				w.subdirs, plural(w.subdirs, "y", "ies"))))
 		}
@@ -73,11 +73,20 @@ func expand(paths []string, recursive bool, exclude []string) ([]input, []diag.F
 	return files, errs
 }
 
-// walker lists the manifest files below one -f directory.
-type walker struct {
-	root      string
+// walkOptions say how a directory is read.
+type walkOptions struct {
 	recursive bool
 	exclude   []string
+	// kustomize builds a directory that holds a kustomization instead of
+	// listing its files (its subdirectories are still walked with
+	// recursive).
+	kustomize bool
+}
+
+// walker lists the manifest files below one -f directory.
+type walker struct {
+	root string
+	walkOptions
 	// subdirs counts the subdirectories seen at the top level.
 	subdirs int
 }
@@ -86,6 +95,10 @@ func (w *walker) walk(dir string, files []input, errs []diag.Finding) ([]input, 
 	entries, err := os.ReadDir(dir) // sorted by name
 	if err != nil {
 		return files, append(errs, pathError(dir, err))
+	}
+	build := w.kustomize && isBuildRoot(dir)
+	if build {
+		files = append(files, input{path: dir, kustomize: true, found: true})
 	}
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
@@ -100,7 +113,7 @@ func (w *walker) walk(dir string, files []input, errs []diag.Finding) ([]input, 
 			if w.recursive {
 				files, errs = w.walk(p, files, errs)
 			}
-		case manifestFile(e.Name()):
+		case manifestFile(e.Name()) && !build:
 			files = append(files, input{path: p, listed: true})
 		}
 	}

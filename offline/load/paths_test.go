@@ -29,11 +29,11 @@ func TestExpandSkipsTheConfigFile(t *testing.T) {
 		}
 		return out
 	}
-	files, errs := expand([]string{root}, true, nil)
+	files, errs := expand([]string{root}, walkOptions{recursive: true})
 	if want := []string{"a.yaml", "sub/b.yml"}; len(errs) > 0 || !slices.Equal(rel(files), want) {
 		t.Errorf("expand -R = %v %v, want %v", rel(files), errs, want)
 	}
-	files, _ = expand([]string{filepath.Join(root, ConfigFileName)}, false, nil)
+	files, _ = expand([]string{filepath.Join(root, ConfigFileName)}, walkOptions{})
 	if want := []string{ConfigFileName}; !slices.Equal(rel(files), want) {
 		t.Errorf("expand of the file itself = %v, want %v", rel(files), want)
 	}

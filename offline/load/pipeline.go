@@ -18,7 +18,7 @@ import (
 // takes the time. Results come back indexed by document order, so the output
 // never depends on scheduling. Only one file's bytes are held by the reader
 // at a time (decoded objects are kept, of course).
-func decodeAll(inputs []input, stdin io.Reader, d *decoder, cache *inputCache) (docs *decodedDocs, readErrs, readFindings []diag.Finding) {
+func decodeAll(inputs []input, stdin io.Reader, used int64, d *decoder, cache *inputCache) (docs *decodedDocs, readErrs, readFindings []diag.Finding) {
 	type result struct {
 		idx int
 		out decoded
@@ -34,7 +34,7 @@ func decodeAll(inputs []input, stdin io.Reader, d *decoder, cache *inputCache) (
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		defer close(jobs)
-		bug.Catch(func() { readAll(inputs, stdin, d.limits, jobs, &readErrs, &readFindings, cache, d.probe) })
+		bug.Catch(func() { readAll(inputs, stdin, d.limits, used, jobs, &readErrs, &readFindings, cache, d.probe) })
 	})
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
@@ -115,9 +115,9 @@ type workspace struct {
 // readAll reads the inputs in order, splits each into documents and
 // sends them, numbered, to jobs, but for those whose aliases would expand
 // past a limit. Only one input's bytes are held at a time.
-func readAll(inputs []input, stdin io.Reader, limits Limits, jobs chan<- job, readErrs, readFindings *[]diag.Finding, cache *inputCache, probe *channelProbe) {
+func readAll(inputs []input, stdin io.Reader, limits Limits, used int64, jobs chan<- job, readErrs, readFindings *[]diag.Finding, cache *inputCache, probe *channelProbe) {
 	idx := 0
-	r := reader{limits: limits, stdin: stdin, cache: cache}
+	r := reader{limits: limits, stdin: stdin, cache: cache, total: used}
 	aliases := aliasBudget{perDoc: limits.ExpandedBytes, total: limits.TotalExpandedBytes}
 	for i, in := range inputs {
 		if probe.stopped() {
@@ -126,6 +126,13 @@ func readAll(inputs []input, stdin io.Reader, limits Limits, jobs chan<- job, re
 		if r.exhausted {
 			*readErrs = append(*readErrs, unreadInputs(inputs[i:], limits))
 			return
+		}
+		if in.built != nil {
+			for _, doc := range builtDocuments(in.built) {
+				jobs <- job{idx: idx, doc: doc}
+				idx++
+			}
+			continue
 		}
 		name, data, problem := r.read(in)
 		if problem != nil && problem.Severity != diag.Error {

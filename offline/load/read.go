@@ -9,6 +9,7 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/gwsim/gwsim/offline/load/kustomize"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -20,6 +21,12 @@ type input struct {
 	// regular file (or a link to one), since a FIFO or a device named
 	// x.yaml might never end or block forever.
 	listed bool
+	// kustomize marks a directory to build with kustomize (-k, or a
+	// directory holding a kustomization); found says the walk found it
+	// rather than the user naming it. built is the build's result once
+	// buildAll has run it, skip an input buildAll dropped.
+	kustomize, found, skip bool
+	built                  *kustomize.Result
 }
 
 // reader reads inputs one at a time within the byte limits. It is used by

@@ -25,6 +25,10 @@ type document struct {
 	// listed marks a directory entry's document (see input.listed): one
 	// that is not a Kubernetes object is skipped, not an error.
 	listed bool
+	// fields, when set, is the document whose lines field paths are
+	// looked up in: the source document of a built object, whose own
+	// data has no lines a user could open.
+	fields *document
 }
 
 // split cuts a file's bytes into documents. A file whose first byte (after

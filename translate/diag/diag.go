@@ -210,6 +210,17 @@ const (
 	// ReasonChannelChosen: --channel auto chose the experimental channel
 	// because of the object the finding names.
 	ReasonChannelChosen = "ChannelChosen"
+
+	// ReasonBuilt: a directory (or a Flux Kustomization's path) was built
+	// with kustomize, as it would be applied, rather than read file by
+	// file. Info.
+	ReasonBuilt = "Built"
+	// ReasonNotBuilt: part of a kustomization gwsim cannot build offline
+	// (a remote base, a Helm chart); the rest is built. A warning.
+	ReasonNotBuilt = "NotBuilt"
+	// ReasonBuildFailed: kustomize could not build a directory; nothing of
+	// it is loaded. An input error.
+	ReasonBuildFailed = "BuildFailed"
 )
 
 // IsAssumption reports whether a finding of this reason says gwsim

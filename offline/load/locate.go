@@ -1,0 +1,49 @@
+package load
+
+import (
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// identity is what locate compares: an object's kind and name.
+type identity struct {
+	Kind     string `json:"kind"`
+	Metadata struct {
+		Name string `json:"name"`
+	} `json:"metadata"`
+}
+
+// locate finds the document of file (its bytes in data) that an object of
+// kind and name was built from, for an object whose source a build or an
+// annotation names: the one document of that kind, else the one of that
+// name, else the one whose name the built name contains (a namePrefix or
+// nameSuffix added to it), the longest such name, else the first of that
+// kind. ok is false when the file holds no document of that kind.
+func locate(file string, data []byte, kind, name string) (document, bool) {
+	docs, _ := split(file, data)
+	var ofKind []document
+	var names []string
+	for _, d := range docs {
+		var id identity
+		if yaml.Unmarshal(d.data, &id) != nil || id.Kind != kind {
+			continue
+		}
+		ofKind = append(ofKind, d)
+		names = append(names, id.Metadata.Name)
+	}
+	if len(ofKind) == 0 {
+		return document{}, false
+	}
+	best := 0
+	bestLen := -1
+	for i, n := range names {
+		switch {
+		case n == name:
+			return ofKind[i], true
+		case n != "" && strings.Contains(name, n) && len(n) > bestLen:
+			best, bestLen = i, len(n)
+		}
+	}
+	return ofKind[best], true
+}
