@@ -72,7 +72,7 @@ func buildAll(inputs []input, limits Limits) (kept []input, findings, errs []dia
 func builtDocuments(res *kustomize.Result) []document {
 	docs := make([]document, 0, len(res.Objects))
 	for _, o := range res.Objects {
-		doc := document{file: o.File, data: o.JSON, json: true}
+		doc := document{file: o.File, data: o.JSON, json: true, noLines: true}
 		if o.File == "" {
 			doc.file = "<kustomize>"
 		}

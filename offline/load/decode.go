@@ -125,7 +125,7 @@ func (d *decoder) toJSON(doc document, conv *yamljson.Converter, src diag.Source
 	js, err := yaml.YAMLToJSON(doc.data)
 	if err != nil {
 		line, msg := yamlMessage(err.Error(), doc.base)
-		if line != 0 {
+		if line != 0 && !doc.noLines {
 			src.Line = line
 		}
 		if strings.Contains(msg, "exceeded max depth") {

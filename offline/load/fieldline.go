@@ -18,6 +18,8 @@ import (
 func fieldLine(doc document, path string) (int, bool) {
 	if doc.fields != nil {
 		doc = *doc.fields
+	} else if doc.noLines {
+		return 0, false
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(doc.data, &root); err != nil || len(root.Content) == 0 {

@@ -119,6 +119,7 @@ func readAll(inputs []input, stdin io.Reader, limits Limits, used int64, jobs ch
 	idx := 0
 	r := reader{limits: limits, stdin: stdin, cache: cache, total: used}
 	aliases := aliasBudget{perDoc: limits.ExpandedBytes, total: limits.TotalExpandedBytes}
+	prov := provenance{r: &r, files: map[string][]byte{}}
 	for i, in := range inputs {
 		if probe.stopped() {
 			return
@@ -153,7 +154,7 @@ func readAll(inputs []input, stdin io.Reader, limits Limits, used int64, jobs ch
 				continue
 			}
 			doc.listed = in.listed
-			jobs <- job{idx: idx, doc: doc}
+			jobs <- job{idx: idx, doc: prov.resolve(doc)}
 			idx++
 		}
 	}

@@ -29,6 +29,13 @@ type document struct {
 	// looked up in: the source document of a built object, whose own
 	// data has no lines a user could open.
 	fields *document
+	// helmSource is the template a `# Source: chart/templates/x.yaml`
+	// comment above the content names (helm template's output).
+	helmSource string
+	// noLines says the document's lines are not those of file (a Helm
+	// template, or an origin whose file could not be read): findings
+	// name the file without a line.
+	noLines bool
 }
 
 // split cuts a file's bytes into documents. A file whose first byte (after
@@ -77,6 +84,10 @@ func splitYAML(file string, data []byte) []document {
 		case lineContent:
 			if cur.line == 0 {
 				cur.line = n
+			}
+		case lineBlank:
+			if src, ok := bytes.CutPrefix(line, []byte("# Source: ")); ok && cur.line == 0 {
+				cur.helmSource = string(bytes.TrimSpace(src))
 			}
 		}
 		pos = end
