@@ -18,6 +18,9 @@ type Streams struct {
 	In  io.Reader
 	Out io.Writer
 	Err io.Writer
+	// placeholders, set by ExecuteWith, is filled by the pipeline with the
+	// Flux variables the writers show again as ${NAME}.
+	placeholders *placeholders
 }
 
 // Env holds what a test may swap out underneath the CLI.
@@ -56,7 +59,12 @@ func ExecuteWith(args []string, streams Streams, env Env) (code int) {
 	// stdout is buffered: renderers write many small pieces (a table
 	// row, a YAML scalar), and one write per piece costs more than the
 	// rendering itself on large outputs. stderr stays unbuffered.
-	out := bufio.NewWriterSize(streams.Out, 64<<10)
+	streams.placeholders = &placeholders{}
+	outVars := &placeholderWriter{w: streams.Out, p: streams.placeholders}
+	errVars := &placeholderWriter{w: streams.Err, p: streams.placeholders}
+	streams.Err = errVars
+	defer errVars.Flush()
+	out := bufio.NewWriterSize(outVars, 64<<10)
 	streams.Out = out
 	prof := &profiler{}
 	root := newRootCmd(streams, env, prof)
@@ -68,7 +76,7 @@ func ExecuteWith(args []string, streams Streams, env Env) (code int) {
 	if perr := prof.stop(streams.Err); perr != nil && err == nil {
 		err = perr
 	}
-	if ferr := out.Flush(); ferr != nil && err == nil {
+	if ferr := errors.Join(out.Flush(), outVars.Flush()); ferr != nil && err == nil {
 		err = writeError("output", ferr)
 	}
 	return exitCode(streams.Err, c.CommandPath(), err)

@@ -158,6 +158,9 @@ func (p *pipelineFlags) complete(c *cobra.Command) (format, error) {
 	if p.Limits.TotalExpandedBytes, err = byteLimit("max-total-expanded-bytes", p.MaxTotalExpanded); err != nil {
 		return "", err
 	}
+	if err := p.sourceFlags.complete(p.Limits); err != nil {
+		return "", err
+	}
 	if p.ControllerNameSet {
 		p.ControllerNames = p.controllerNameFlag
 	}

@@ -63,7 +63,7 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 	loaded := load.Load(load.Options{
 		Paths:     p.Files,
 		Recursive: p.Recursive,
-		Kustomize: p.Kustomize, NoKustomize: p.NoKustomize,
+		Kustomize: p.Kustomize, NoKustomize: p.NoKustomize, Vars: p.Vars,
 		Stdin:     streams.In,
 		Namespace: p.Namespace,
 		Exclude:   p.Exclude,
@@ -76,6 +76,9 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		Admission:      load.Admission(p.Admission),
 		Implementation: profile.Name(p.Implementation),
 	})
+	if streams.placeholders != nil {
+		streams.placeholders.set(loaded.Placeholders)
+	}
 	platform := loadPlatformGateways(p, loaded)
 	markStage(ctx, "load")
 	if errs := append(loaded.Errors, platform.errors...); len(errs) > 0 {

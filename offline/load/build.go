@@ -4,19 +4,40 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/gwsim/gwsim/offline/load/kustomize"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
+// gather lists the inputs of opts and runs their builds. A second pass
+// over the same input (see loadAuto) takes them from cache: building
+// again would cost as much as the first time and read the disk again,
+// which may have changed in between.
+func gather(opts Options, limits Limits, cache *inputCache) builds {
+	if cache != nil && cache.builds != nil {
+		return *cache.builds
+	}
+	files, errs := expand(opts.Paths, walkOptions{recursive: opts.Recursive, exclude: opts.Exclude, kustomize: !opts.NoKustomize})
+	for _, k := range opts.Kustomize {
+		files = append(files, input{path: k, kustomize: true})
+	}
+	b := buildAll(files, limits, opts.Recursive && !opts.NoKustomize, opts.Vars)
+	b.errs = append(errs, b.errs...)
+	if cache != nil {
+		cache.builds = &b
+	}
+	return b
+}
+
 // buildAll builds the kustomization directories among the inputs, in
-// order, and drops what the builds cover: a file read by a build is not
-// read again as a raw manifest, and a kustomization found under a
-// directory that another build reaches as a base or component is not
-// built on its own. Directories named with -k and files named with -f
-// are always kept. A directory that does not build is an input error and
-// yields nothing.
-func buildAll(inputs []input, limits Limits) (kept []input, findings, errs []diag.Finding, used int64) {
+// order, then (with follow) follows the Flux Kustomizations of the input,
+// and drops what the builds cover: a file read by a build is not read
+// again as a raw manifest, and a kustomization found under a directory
+// that another build reaches is not built on its own. Directories named
+// with -k and files named with -f are always kept. A directory that does
+// not build is an input error and yields nothing.
+func buildAll(inputs []input, limits Limits, follow bool, vars map[string]string) (b builds) {
 	budget := &kustomize.Budget{FileBytes: limits.FileBytes, TotalBytes: limits.TotalBytes}
 	reachedFiles := map[string]bool{}
 	reachedDirs := map[string]bool{}
@@ -25,26 +46,45 @@ func buildAll(inputs []input, limits Limits) (kept []input, findings, errs []dia
 		if !in.kustomize {
 			continue
 		}
-		res, err := kustomize.Build(in.path, budget)
-		findings = append(findings, res.Findings...)
+		res, err := kustomize.Build(in.path, budget, kustomize.Options{})
+		b.findings = append(b.findings, res.Findings...)
 		if err != nil {
 			file, ok := kustomize.File(in.path)
 			if !ok {
 				file = in.path
 			}
-			errs = append(errs, diag.Finding{Severity: diag.Error, Source: diag.Source{File: file}, Reason: diag.ReasonBuildFailed,
+			b.errs = append(b.errs, diag.Finding{Severity: diag.Error, Source: diag.Source{File: file}, Reason: diag.ReasonBuildFailed,
 				Message: "kustomize build failed: " + err.Error()})
 			in.kustomize = false
 			in.skip = true
 			continue
 		}
-		in.built = &res
+		in.built, in.docs = &res, builtDocuments(&res)
 		for _, f := range res.Files {
 			reachedFiles[f] = true
 		}
 		for _, d := range res.Kustomizations[1:] {
 			reachedDirs[d] = true
 		}
+	}
+	var fr fluxResult
+	if follow {
+		fr = followFlux(scanFlux(inputs, limits), vars, budget)
+		for _, f := range fr.reachedFiles {
+			reachedFiles[f] = true
+		}
+		for _, d := range fr.reachedDirs {
+			reachedDirs[d] = true
+		}
+		b.findings = append(b.findings, fr.findings...)
+		b.errs = append(b.errs, fr.errs...)
+		if f, ok := unresolvedFinding(fr); ok {
+			b.findings = append(b.findings, f)
+		}
+		for n := range fr.unresolved {
+			b.placeholders = append(b.placeholders, n)
+		}
+		slices.Sort(b.placeholders)
 	}
 	for _, in := range inputs {
 		abs, _ := filepath.Abs(in.path)
@@ -57,13 +97,25 @@ func buildAll(inputs []input, limits Limits) (kept []input, findings, errs []dia
 			continue
 		case in.built != nil && in.found:
 			file, _ := kustomize.File(in.path)
-			findings = append(findings, diag.Finding{Severity: diag.Info, Source: diag.Source{File: file}, Reason: diag.ReasonBuilt,
+			b.findings = append(b.findings, diag.Finding{Severity: diag.Info, Source: diag.Source{File: file}, Reason: diag.ReasonBuilt,
 				Message: fmt.Sprintf("built with kustomize, as kubectl apply -k would apply it, instead of reading the directory's files one by one (%d objects from %d files; --no-kustomize reads the files)",
 					len(in.built.Objects), len(in.built.Files))})
 		}
-		kept = append(kept, in)
+		b.inputs = append(b.inputs, in)
 	}
-	return kept, findings, errs, budget.Used()
+	b.inputs = append(b.inputs, fr.inputs...)
+	b.used = budget.Used()
+	return b
+}
+
+// builds is what buildAll yields.
+type builds struct {
+	inputs         []input
+	findings, errs []diag.Finding
+	// used is what the builds read, counted against the total limit.
+	used int64
+	// placeholders are the Flux variables left without a value, sorted.
+	placeholders []string
 }
 
 // builtDocuments turns a build's objects into documents: each keeps the

@@ -143,7 +143,7 @@ func (d *decoder) toJSON(doc document, conv *yamljson.Converter, src diag.Source
 		return nil, nil, false, false
 	}
 	line, msg := yamlMessage(strictErr.Error(), doc.base)
-	if line != 0 && d.strictFields() {
+	if line != 0 && d.strictFields() && !doc.noLines {
 		// An error points at the repeated key itself; the warning stays
 		// at the document, where it has always been.
 		src.Line = line

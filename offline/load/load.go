@@ -76,6 +76,11 @@ type Options struct {
 	// NoKustomize.
 	Kustomize   []string
 	NoKustomize bool
+	// Vars are values for the ${NAME} references of the Flux
+	// Kustomizations followed under Recursive (the CLI's --var and
+	// --vars-file); a Kustomization's own substitute and substituteFrom
+	// override them.
+	Vars map[string]string
 	// Stdin is read when a path is "-"; sources call it "<stdin>".
 	Stdin io.Reader
 	// Namespace is given to namespaced objects without metadata.namespace
@@ -142,8 +147,13 @@ type Result struct {
 	// would refuse for a missing apiVersion, kind or name or for their
 	// size, which are left out).
 	Findings []diag.Finding
+	// Placeholders are the names of the Flux variables left without a
+	// value, sorted: each ${NAME} was replaced by flux.Placeholder(NAME),
+	// which outputs should show as flux.Reference(NAME).
+	Placeholders []string
 	// Errors are input errors: unreadable paths, inputs over a limit, a
-	// list or scalar in a file named directly. The CLI exits 2 when there
+	// list or scalar in a file named directly, a kustomization that does
+	// not build. The CLI exits 2 when there
 	// is any.
 	Errors []diag.Finding
 }
@@ -159,15 +169,10 @@ func Load(opts Options) Result {
 
 // load is Load with the decoder given, for the differential tests.
 func load(opts Options, d *decoder, cache *inputCache) Result {
-	files, errs := expand(opts.Paths, walkOptions{recursive: opts.Recursive, exclude: opts.Exclude, kustomize: !opts.NoKustomize})
-	for _, k := range opts.Kustomize {
-		files = append(files, input{path: k, kustomize: true})
-	}
-	files, buildFindings, buildErrs, used := buildAll(files, d.limits)
-	errs = append(errs, buildErrs...)
-	docs, readErrs, findings := decodeAll(files, opts.Stdin, used, d, cache)
-	errs = append(errs, readErrs...)
-	findings = append(findings, buildFindings...)
+	b := gather(opts, d.limits, cache)
+	docs, readErrs, findings := decodeAll(b.inputs, opts.Stdin, b.used, d, cache)
+	errs := append(slices.Clone(b.errs), readErrs...)
+	findings = append(findings, b.findings...)
 	n := 0
 	for d := range docs.all() {
 		n += len(d.objects)
@@ -203,7 +208,7 @@ func load(opts Options, d *decoder, cache *inputCache) Result {
 	if channel == "" {
 		channel = validate.Standard
 	}
-	res := Result{Channel: channel, Sources: make(diag.Sources, len(kept)), Others: sortOthers(others), Policies: sortPolicies(policies), Rejected: sortOthers(rejected), Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
+	res := Result{Channel: channel, Placeholders: b.placeholders, Sources: make(diag.Sources, len(kept)), Others: sortOthers(others), Policies: sortPolicies(policies), Rejected: sortOthers(rejected), Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
 	if len(kept) > 0 {
 		res.Objects = make([]client.Object, 0, len(kept))
 	}

@@ -107,6 +107,8 @@ func TestLoad(t *testing.T) {
 		stdin        string
 		want         summary
 	}{{
+		// A helm `# Source:` comment names the source of its document only
+		// (the route's), not of a document after a separator.
 		name: "multi-document file with comments, empty documents and a leading separator",
 		files: map[string]string{"a.yaml": "# Source: chart/templates/gw.yaml\n---\n" + gatewayYAML +
 			"---\n---\n# only a comment\n--- # separator with a comment\n\n# Source: chart/templates/route.yaml\n" + routeYAML +
@@ -114,7 +116,7 @@ func TestLoad(t *testing.T) {
 		want: summary{Objects: []string{
 			"Gateway infra/gw gateway.networking.k8s.io/v1 @ a.yaml:3",
 			"GatewayClass eg gateway.networking.k8s.io/v1 @ a.yaml:30",
-			"HTTPRoute default/r gateway.networking.k8s.io/v1 @ a.yaml:20",
+			"HTTPRoute default/r gateway.networking.k8s.io/v1 @ chart/templates/route.yaml",
 		}},
 	}, {
 		name:  "CRLF line endings and a byte order mark",

@@ -98,7 +98,7 @@ func (w *walker) walk(dir string, files []input, errs []diag.Finding) ([]input, 
 	}
 	build := w.kustomize && isBuildRoot(dir)
 	if build {
-		files = append(files, input{path: dir, kustomize: true, found: true})
+		files = append(files, input{path: dir, kustomize: true, found: true, root: w.root})
 	}
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
@@ -114,7 +114,7 @@ func (w *walker) walk(dir string, files []input, errs []diag.Finding) ([]input, 
 				files, errs = w.walk(p, files, errs)
 			}
 		case manifestFile(e.Name()) && !build:
-			files = append(files, input{path: p, listed: true})
+			files = append(files, input{path: p, listed: true, root: w.root})
 		}
 	}
 	return files, errs

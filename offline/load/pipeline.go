@@ -129,7 +129,7 @@ func readAll(inputs []input, stdin io.Reader, limits Limits, used int64, jobs ch
 			return
 		}
 		if in.built != nil {
-			for _, doc := range builtDocuments(in.built) {
+			for _, doc := range in.docs {
 				jobs <- job{idx: idx, doc: doc}
 				idx++
 			}

@@ -27,6 +27,11 @@ type input struct {
 	// buildAll has run it, skip an input buildAll dropped.
 	kustomize, found, skip bool
 	built                  *kustomize.Result
+	// root is the -f directory a walk found the input under.
+	root string
+	// docs are a build's documents, made by buildAll (with Flux's
+	// substitution done).
+	docs []document
 }
 
 // reader reads inputs one at a time within the byte limits. It is used by
@@ -51,6 +56,8 @@ type inputCache struct {
 	kept map[string][]byte
 	// replay makes the reader take kept inputs from kept.
 	replay bool
+	// builds are the inputs listed and built by the first pass.
+	builds *builds
 }
 
 // read returns the name sources use and the bytes of in, or a problem: a

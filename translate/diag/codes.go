@@ -146,6 +146,8 @@ var codes = []Code{
 		Help: "Give gwsim the objects another way (helm template output, a local copy of the remote base), or accept that they are missing."},
 	{ID: "GWS1013", Group: GroupInput, Reason: ReasonBuildFailed, Title: "Kustomization does not build",
 		Help: "Fix the kustomization as kustomize's message says; kubectl apply -k would fail the same way."},
+	{ID: "GWS1014", Group: GroupInput, Reason: ReasonUnresolvedVariables, Title: "Flux variables without a value",
+		Help: "Pass --var NAME=VALUE or --vars-file FILE to give them values; until then each stands for one unknown DNS label."},
 	{ID: "GWS1020", Group: GroupInput, Reason: ReasonNotAnObject, Title: "YAML that is not a Kubernetes object",
 		Help: "Nothing to fix: gwsim lists the files it skipped (values, config, workflows, encrypted files); use --exclude to leave them out without a word."},
 	{ID: "GWS1021", Group: GroupInput, Reason: ReasonChannelChosen, Title: "Experimental channel chosen for the input",

@@ -221,6 +221,9 @@ const (
 	// ReasonBuildFailed: kustomize could not build a directory; nothing of
 	// it is loaded. An input error.
 	ReasonBuildFailed = "BuildFailed"
+	// ReasonUnresolvedVariables: Flux ${VAR} references no value was given
+	// for, kept as placeholders. Info.
+	ReasonUnresolvedVariables = "UnresolvedVariables"
 )
 
 // IsAssumption reports whether a finding of this reason says gwsim

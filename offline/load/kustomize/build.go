@@ -74,16 +74,40 @@ func File(dir string) (string, bool) {
 	return "", false
 }
 
+// Options change a build as Flux's kustomize-controller changes it; the
+// zero value builds as kubectl kustomize does.
+type Options struct {
+	// Namespace, when set, is the namespace the build's kustomization
+	// sets (Flux's targetNamespace).
+	Namespace string
+	// Generate builds a directory without a kustomization as if it had
+	// one listing these resources (paths relative to it).
+	Generate []string
+	// Append are kustomization fields (patches, images, components), as
+	// JSON values, added to those of the build's kustomization.
+	Append map[string][]byte
+	// Confine, when set, lets the build read any file below this
+	// directory (Flux's source root) instead of only below its own.
+	Confine string
+}
+
 // Build builds the kustomization in dir (named as the user gave it). The
 // error is kustomize's, with absolute paths named as the user would.
-func Build(dir string, budget *Budget) (Result, error) {
+func Build(dir string, budget *Budget, bo Options) (Result, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return Result{}, err
 	}
 	fsys := newGuardedFS(abs, dir, budget)
+	fsys.edit = bo
 	opts := krusty.MakeDefaultOptions()
 	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
+	if bo.Confine != "" {
+		if fsys.confine, err = filepath.Abs(bo.Confine); err != nil {
+			return Result{}, err
+		}
+		opts.LoadRestrictions = types.LoadRestrictionsNone
+	}
 	opts.PluginConfig = types.DisabledPluginConfig()
 	m, err := krusty.MakeKustomizer(opts).Run(fsys, abs)
 	res := Result{Findings: fsys.findings}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestBuildOverlay(t *testing.T) {
-	res, err := Build("testdata/overlay", &Budget{FileBytes: 1 << 20, TotalBytes: 1 << 20})
+	res, err := Build("testdata/overlay", &Budget{FileBytes: 1 << 20, TotalBytes: 1 << 20}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestBuildOverlay(t *testing.T) {
 }
 
 func TestBuildBudget(t *testing.T) {
-	_, err := Build("testdata/overlay", &Budget{FileBytes: 1 << 20, TotalBytes: 300})
+	_, err := Build("testdata/overlay", &Budget{FileBytes: 1 << 20, TotalBytes: 300}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "over the byte limit") {
 		t.Errorf("err = %v, want the byte limit", err)
 	}

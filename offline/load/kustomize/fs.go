@@ -1,6 +1,7 @@
 package kustomize
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -52,6 +53,10 @@ type guardedFS struct {
 	kustomizations []string
 	findings       []diag.Finding
 	addedOrigin    bool
+	// edit is what the build changes in its own kustomization; confine,
+	// when set, is the directory no read may leave.
+	edit    Options
+	confine string
 }
 
 func newGuardedFS(rootDir, userDir string, budget *Budget) *guardedFS {
@@ -64,7 +69,15 @@ func (g *guardedFS) ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if g.confine != "" {
+		if rel, err := filepath.Rel(g.confine, abs); err != nil || !filepath.IsLocal(rel) {
+			return nil, fmt.Errorf("%s: outside the source root %s", g.userPath(abs), g.confine)
+		}
+	}
 	data, ok := g.read[abs]
+	if !ok && g.edit.Generate != nil && filepath.Dir(abs) == g.rootDir && filepath.Base(abs) == "kustomization.yaml" {
+		data, ok = generated(g.edit.Generate), true
+	}
 	if !ok {
 		if data, err = g.readBounded(abs); err != nil {
 			return nil, err
@@ -78,7 +91,11 @@ func (g *guardedFS) ReadFile(path string) ([]byte, error) {
 	if !slices.Contains(g.kustomizations, dir) {
 		g.kustomizations = append(g.kustomizations, dir)
 	}
-	r := rewrite(data, g.userPath(abs), dir, dir == g.rootDir)
+	var edit *Options
+	if dir == g.rootDir {
+		edit = &g.edit
+	}
+	r := rewrite(data, g.userPath(abs), dir, edit)
 	for _, f := range r.findings {
 		if !slices.Contains(g.findings, f) {
 			g.findings = append(g.findings, f)
@@ -131,6 +148,12 @@ func (g *guardedFS) userPath(abs string) string {
 
 // Open is not used by kustomize's loaders; reading through it would skip
 // the budget, so it is refused.
+// generated is the kustomization Flux writes for a folder without one.
+func generated(resources []string) []byte {
+	b, _ := json.Marshal(map[string]any{"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization", "resources": resources})
+	return b
+}
+
 func (g *guardedFS) Open(path string) (filesys.File, error) {
 	return nil, fmt.Errorf("open %s: gwsim reads kustomize inputs only whole, within its byte limits", path)
 }

@@ -32,7 +32,7 @@ type rewritten struct {
 // is the kustomization's name as the user gave it, for the findings; dir
 // is where its relative paths start. A file that does not parse as a
 // mapping is returned as it is, so that kustomize reports it in its terms.
-func rewrite(data []byte, file, dir string, root bool) rewritten {
+func rewrite(data []byte, file, dir string, root *Options) rewritten {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return rewritten{data: data}
@@ -69,7 +69,8 @@ func rewrite(data []byte, file, dir string, root bool) rewritten {
 		removeKey(m, field)
 		changed = true
 	}
-	if root {
+	if root != nil {
+		changed = edit(m, *root) || changed
 		bm := mapValue(m, "buildMetadata")
 		if bm == nil || bm.Kind != yaml.SequenceNode {
 			removeKey(m, "buildMetadata")
@@ -89,6 +90,35 @@ func rewrite(data []byte, file, dir string, root bool) rewritten {
 		}
 	}
 	return out
+}
+
+// edit makes the changes of opts to the build's own kustomization m.
+func edit(m *yaml.Node, opts Options) bool {
+	changed := false
+	if opts.Namespace != "" {
+		removeKey(m, "namespace")
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "namespace"}, &yaml.Node{Kind: yaml.ScalarNode, Value: opts.Namespace})
+		changed = true
+	}
+	for _, field := range []string{"components", "patches", "images"} {
+		js, ok := opts.Append[field]
+		if !ok {
+			continue
+		}
+		var add yaml.Node
+		if yaml.Unmarshal(js, &add) != nil || len(add.Content) != 1 || add.Content[0].Kind != yaml.SequenceNode {
+			continue
+		}
+		seq := mapValue(m, field)
+		if seq == nil || seq.Kind != yaml.SequenceNode {
+			removeKey(m, field)
+			seq = &yaml.Node{Kind: yaml.SequenceNode}
+			m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: field}, seq)
+		}
+		seq.Content = append(seq.Content, add.Content[0].Content...)
+		changed = true
+	}
+	return changed
 }
 
 // remoteURL matches what kustomize would fetch rather than read: a URL with

@@ -1,0 +1,196 @@
+package load
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/gwsim/gwsim/offline/load/flux"
+	"github.com/gwsim/gwsim/offline/load/kustomize"
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// fluxObject is a Flux Kustomization found in the input, with where it is.
+type fluxObject struct {
+	flux.Kustomization
+	src  diag.Source
+	root string // the -f directory it was found under
+}
+
+// fluxScan is what the Flux step reads of the input before building:
+// Kustomizations to follow and the ConfigMaps and Secrets substituteFrom
+// may name.
+type fluxScan struct {
+	objects []fluxObject
+	values  map[string]map[string]string
+}
+
+// scanFlux reads the raw files a walk listed that may hold a Flux
+// Kustomization, ConfigMap or Secret, within the per-file byte limit,
+// and the objects of the builds so far.
+func scanFlux(inputs []input, limits Limits) fluxScan {
+	s := fluxScan{values: map[string]map[string]string{}}
+	for _, in := range inputs {
+		if in.built != nil {
+			for _, o := range in.built.Objects {
+				s.add(o.JSON, diag.Source{File: o.File}, in.root)
+			}
+			continue
+		}
+		if !in.listed || in.skip {
+			continue
+		}
+		info, err := os.Stat(in.path)
+		if err != nil || !info.Mode().IsRegular() || info.Size() > limits.FileBytes {
+			continue
+		}
+		data, err := os.ReadFile(in.path)
+		if err != nil || !(bytes.Contains(data, []byte(flux.Group)) || bytes.Contains(data, []byte("ConfigMap")) || bytes.Contains(data, []byte("Secret"))) {
+			continue
+		}
+		docs, _ := split(in.path, data)
+		for _, d := range docs {
+			js := d.data
+			if !d.json {
+				if js, err = yaml.YAMLToJSON(d.data); err != nil {
+					continue
+				}
+			}
+			s.add(js, diag.Source{File: d.file, Line: d.line}, in.root)
+		}
+	}
+	slices.SortFunc(s.objects, func(a, b fluxObject) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.src.File, b.src.File), cmp.Compare(a.src.Line, b.src.Line))
+	})
+	s.objects = slices.CompactFunc(s.objects, func(a, b fluxObject) bool { return a.Namespace == b.Namespace && a.Name == b.Name })
+	return s
+}
+
+func (s *fluxScan) add(js []byte, src diag.Source, root string) {
+	if k, ok := flux.Parse(js); ok {
+		s.objects = append(s.objects, fluxObject{Kustomization: k, src: src, root: root})
+		return
+	}
+	if key, data, ok := flux.Values(js); ok {
+		s.values[key] = data
+	}
+}
+
+// fluxResult is what following the Flux Kustomizations yields.
+type fluxResult struct {
+	inputs             []input
+	findings, errs     []diag.Finding
+	reachedFiles       []string
+	reachedDirs        []string
+	unresolved, absent map[string]bool
+}
+
+// followFlux builds the path of each Flux Kustomization as
+// kustomize-controller would and substitutes its variables.
+func followFlux(scan fluxScan, vars map[string]string, budget *kustomize.Budget) fluxResult {
+	r := fluxResult{unresolved: map[string]bool{}, absent: map[string]bool{}}
+	for _, fo := range scan.objects {
+		root, ok := flux.SourceRoot(fo.src.File, fo.root, fo.Path)
+		if !ok {
+			r.findings = append(r.findings, diag.Finding{Severity: diag.Warning, Source: fo.src, Reason: diag.ReasonNotBuilt,
+				Object: diag.ObjectRef{Kind: "kustomize.toolkit.fluxcd.io/Kustomization", Namespace: fo.Namespace, Name: fo.Name}, Field: "spec.path",
+				Message: fmt.Sprintf("spec.path %q is not a directory under the Git repository's top level or under any parent of %s; not followed", fo.Path, fo.root)})
+			continue
+		}
+		dir := userPath(filepath.Join(root, fo.Path))
+		opts := kustomize.Options{Namespace: fo.TargetNamespace, Append: fo.Append, Confine: root}
+		if _, has := kustomize.File(dir); !has {
+			opts.Generate = flux.Generate(dir, budget.FileBytes)
+		}
+		res, err := kustomize.Build(dir, budget, opts)
+		r.findings = append(r.findings, res.Findings...)
+		ref := diag.ObjectRef{Kind: "kustomize.toolkit.fluxcd.io/Kustomization", Namespace: fo.Namespace, Name: fo.Name}
+		if err != nil {
+			r.errs = append(r.errs, diag.Finding{Severity: diag.Error, Source: fo.src, Object: ref, Reason: diag.ReasonBuildFailed,
+				Message: "kustomize build of spec.path failed: " + err.Error()})
+			continue
+		}
+		values, missing := fo.Vars(vars, scan.values)
+		for _, m := range missing {
+			r.absent[m] = true
+		}
+		docs := builtDocuments(&res)
+		for i := range docs {
+			docs[i] = substitute(docs[i], values, r.unresolved)
+		}
+		r.inputs = append(r.inputs, input{path: dir, built: &res, docs: docs})
+		r.reachedFiles = append(r.reachedFiles, res.Files...)
+		r.reachedDirs = append(r.reachedDirs, res.Kustomizations...)
+		how := "its kustomization"
+		if opts.Generate != nil {
+			how = fmt.Sprintf("a kustomization generated as Flux does (%d files)", len(opts.Generate))
+		}
+		target := ""
+		if fo.TargetNamespace != "" {
+			target = ", targetNamespace " + fo.TargetNamespace
+		}
+		r.findings = append(r.findings, diag.Finding{Severity: diag.Info, Source: fo.src, Object: ref, Reason: diag.ReasonBuilt,
+			Message: fmt.Sprintf("followed as kustomize-controller applies it: built %s with %s%s, %d objects", dir, how, target, len(docs))})
+	}
+	return r
+}
+
+// substitute applies Flux's post-build substitution to a built document,
+// unless the object opts out with kustomize.toolkit.fluxcd.io/substitute:
+// disabled. Names left unresolved are added to unresolved.
+func substitute(doc document, vars map[string]string, unresolved map[string]bool) document {
+	if !bytes.Contains(doc.data, []byte("${")) || bytes.Contains(doc.data, []byte(`"kustomize.toolkit.fluxcd.io/substitute":"disabled"`)) {
+		return doc
+	}
+	y, err := yaml.JSONToYAML(doc.data)
+	if err != nil {
+		return doc
+	}
+	out, names := flux.Substitute(string(y), vars)
+	for _, n := range names {
+		unresolved[n] = true
+	}
+	doc.data, doc.json = []byte(out), false
+	return doc
+}
+
+// unresolvedFinding is the one info finding that lists the variables no
+// value was given for.
+func unresolvedFinding(r fluxResult) (diag.Finding, bool) {
+	if len(r.unresolved) == 0 {
+		return diag.Finding{}, false
+	}
+	var refs []string
+	for n := range r.unresolved {
+		refs = append(refs, flux.Reference(n))
+	}
+	slices.Sort(refs)
+	msg := fmt.Sprintf("%d Flux variable%s without a value, each kept as a placeholder for one unknown DNS label (the same wherever it appears): %s; pass --var NAME=VALUE or --vars-file FILE to give values",
+		len(refs), plural(len(refs), "", "s"), strings.Join(refs, ", "))
+	if len(r.absent) > 0 {
+		var names []string
+		for n := range r.absent {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		msg += fmt.Sprintf(" (substituteFrom names %s, not in the input)", strings.Join(names, ", "))
+	}
+	return diag.Finding{Severity: diag.Info, Reason: diag.ReasonUnresolvedVariables, Message: msg}, true
+}
+
+// userPath names an absolute path relative to the working directory when
+// it is below it, as a user would write it.
+func userPath(abs string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && filepath.IsLocal(rel) {
+			return rel
+		}
+	}
+	return abs
+}
