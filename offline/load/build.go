@@ -38,7 +38,8 @@ func gather(opts Options, limits Limits, cache *inputCache) builds {
 // with -k and files named with -f are always kept. A directory that does
 // not build is an input error and yields nothing.
 func buildAll(inputs []input, limits Limits, follow bool, vars map[string]string) (b builds) {
-	budget := &kustomize.Budget{FileBytes: limits.FileBytes, TotalBytes: limits.TotalBytes}
+	aliases := &aliasBudget{perDoc: limits.ExpandedBytes, total: limits.TotalExpandedBytes}
+	budget := &kustomize.Budget{FileBytes: limits.FileBytes, TotalBytes: limits.TotalBytes, Screen: screener(aliases)}
 	reachedFiles := map[string]bool{}
 	reachedDirs := map[string]bool{}
 	for i := range inputs {
@@ -47,8 +48,9 @@ func buildAll(inputs []input, limits Limits, follow bool, vars map[string]string
 			continue
 		}
 		res, err := kustomize.Build(in.path, budget, kustomize.Options{})
-		b.findings = append(b.findings, res.Findings...)
 		if err != nil {
+			b.findings = append(b.findings, res.Findings...)
+			b.errs = append(b.errs, res.Errors...)
 			file, ok := kustomize.File(in.path)
 			if !ok {
 				file = in.path
@@ -95,7 +97,12 @@ func buildAll(inputs []input, limits Limits, follow bool, vars map[string]string
 			continue
 		case in.built != nil && in.found && reachedDirs[abs]:
 			continue
-		case in.built != nil && in.found:
+		}
+		if in.built != nil {
+			b.findings = append(b.findings, in.built.Findings...)
+			b.errs = append(b.errs, in.built.Errors...)
+		}
+		if in.built != nil && in.found {
 			file, _ := kustomize.File(in.path)
 			b.findings = append(b.findings, diag.Finding{Severity: diag.Info, Source: diag.Source{File: file}, Reason: diag.ReasonBuilt,
 				Message: fmt.Sprintf("built with kustomize, as kubectl apply -k would apply it, instead of reading the directory's files one by one (%d objects from %d files; --no-kustomize reads the files)",
@@ -104,7 +111,10 @@ func buildAll(inputs []input, limits Limits, follow bool, vars map[string]string
 		b.inputs = append(b.inputs, in)
 	}
 	b.inputs = append(b.inputs, fr.inputs...)
-	b.used = budget.Used()
+	// A file two builds read is screened by each: its findings are said
+	// once.
+	b.findings, b.errs = slices.Compact(diag.Sort(b.findings)), slices.Compact(diag.Sort(b.errs))
+	b.spent = spent{bytes: budget.Used(), expanded: aliases.used}
 	return b
 }
 
@@ -112,8 +122,9 @@ func buildAll(inputs []input, limits Limits, follow bool, vars map[string]string
 type builds struct {
 	inputs         []input
 	findings, errs []diag.Finding
-	// used is what the builds read, counted against the total limit.
-	used int64
+	// spent is what the builds used of the limits the reader applies
+	// to the rest of the input.
+	spent spent
 	// placeholders are the Flux variables left without a value, sorted.
 	placeholders []string
 }
@@ -124,7 +135,7 @@ type builds struct {
 func builtDocuments(res *kustomize.Result) []document {
 	docs := make([]document, 0, len(res.Objects))
 	for _, o := range res.Objects {
-		doc := document{file: o.File, data: o.JSON, json: true, noLines: true}
+		doc := document{file: o.File, data: o.JSON, json: true, noLines: true, built: true}
 		if o.File == "" {
 			doc.file = "<kustomize>"
 		}

@@ -57,6 +57,11 @@ func scanFlux(inputs []input, limits Limits) fluxScan {
 		docs, _ := split(in.path, data)
 		for _, d := range docs {
 			js := d.data
+			if !d.json && hasAlias(d.data) && expandedSize(d.data, limits.ExpandedBytes) >= limits.ExpandedBytes {
+				// The reader refuses it when it comes to it; expanding
+				// it here first would defeat that.
+				continue
+			}
 			if !d.json {
 				if js, err = yaml.YAMLToJSON(d.data); err != nil {
 					continue
@@ -110,6 +115,7 @@ func followFlux(scan fluxScan, vars map[string]string, budget *kustomize.Budget)
 		}
 		res, err := kustomize.Build(dir, budget, opts)
 		r.findings = append(r.findings, res.Findings...)
+		r.errs = append(r.errs, res.Errors...)
 		ref := diag.ObjectRef{Kind: "kustomize.toolkit.fluxcd.io/Kustomization", Namespace: fo.Namespace, Name: fo.Name}
 		if err != nil {
 			r.errs = append(r.errs, diag.Finding{Severity: diag.Error, Source: fo.src, Object: ref, Reason: diag.ReasonBuildFailed,

@@ -170,7 +170,7 @@ func Load(opts Options) Result {
 // load is Load with the decoder given, for the differential tests.
 func load(opts Options, d *decoder, cache *inputCache) Result {
 	b := gather(opts, d.limits, cache)
-	docs, readErrs, findings := decodeAll(b.inputs, opts.Stdin, b.used, d, cache)
+	docs, readErrs, findings := decodeAll(b.inputs, opts.Stdin, b.spent, d, cache)
 	errs := append(slices.Clone(b.errs), readErrs...)
 	findings = append(findings, b.findings...)
 	n := 0

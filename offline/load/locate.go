@@ -3,7 +3,7 @@ package load
 import (
 	"strings"
 
-	"sigs.k8s.io/yaml"
+	yamlv3 "go.yaml.in/yaml/v3"
 )
 
 // identity is what locate compares: an object's kind and name.
@@ -25,12 +25,12 @@ func locate(file string, data []byte, kind, name string) (document, bool) {
 	var ofKind []document
 	var names []string
 	for _, d := range docs {
-		var id identity
-		if yaml.Unmarshal(d.data, &id) != nil || id.Kind != kind {
+		k, n := nodeIdentity(d.data)
+		if k != kind {
 			continue
 		}
 		ofKind = append(ofKind, d)
-		names = append(names, id.Metadata.Name)
+		names = append(names, n)
 	}
 	if len(ofKind) == 0 {
 		return document{}, false
@@ -46,4 +46,24 @@ func locate(file string, data []byte, kind, name string) (document, bool) {
 		}
 	}
 	return ofKind[best], true
+}
+
+// nodeIdentity reads a document's kind and metadata.name from its YAML
+// nodes, which keep aliases unexpanded: the files locate reads hold the
+// documents a build's screen refused for their aliases too, which must
+// not be expanded here either.
+func nodeIdentity(data []byte) (kind, name string) {
+	var root yamlv3.Node
+	if yamlv3.Unmarshal(data, &root) != nil || len(root.Content) == 0 {
+		return "", ""
+	}
+	if k, _ := child(root.Content[0], "kind"); k != nil && k.Kind == yamlv3.ScalarNode {
+		kind = k.Value
+	}
+	if m, _ := child(root.Content[0], "metadata"); m != nil {
+		if n, _ := child(m, "name"); n != nil && n.Kind == yamlv3.ScalarNode {
+			name = n.Value
+		}
+	}
+	return kind, name
 }

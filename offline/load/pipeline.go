@@ -18,7 +18,7 @@ import (
 // takes the time. Results come back indexed by document order, so the output
 // never depends on scheduling. Only one file's bytes are held by the reader
 // at a time (decoded objects are kept, of course).
-func decodeAll(inputs []input, stdin io.Reader, used int64, d *decoder, cache *inputCache) (docs *decodedDocs, readErrs, readFindings []diag.Finding) {
+func decodeAll(inputs []input, stdin io.Reader, used spent, d *decoder, cache *inputCache) (docs *decodedDocs, readErrs, readFindings []diag.Finding) {
 	type result struct {
 		idx int
 		out decoded
@@ -115,10 +115,10 @@ type workspace struct {
 // readAll reads the inputs in order, splits each into documents and
 // sends them, numbered, to jobs, but for those whose aliases would expand
 // past a limit. Only one input's bytes are held at a time.
-func readAll(inputs []input, stdin io.Reader, limits Limits, used int64, jobs chan<- job, readErrs, readFindings *[]diag.Finding, cache *inputCache, probe *channelProbe) {
+func readAll(inputs []input, stdin io.Reader, limits Limits, used spent, jobs chan<- job, readErrs, readFindings *[]diag.Finding, cache *inputCache, probe *channelProbe) {
 	idx := 0
-	r := reader{limits: limits, stdin: stdin, cache: cache, total: used}
-	aliases := aliasBudget{perDoc: limits.ExpandedBytes, total: limits.TotalExpandedBytes}
+	r := reader{limits: limits, stdin: stdin, cache: cache, total: used.bytes}
+	aliases := aliasBudget{perDoc: limits.ExpandedBytes, total: limits.TotalExpandedBytes, used: used.expanded}
 	prov := provenance{r: &r, files: map[string][]byte{}}
 	for i, in := range inputs {
 		if probe.stopped() {

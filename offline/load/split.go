@@ -32,6 +32,9 @@ type document struct {
 	// helmSource is the template a `# Source: chart/templates/x.yaml`
 	// comment above the content names (helm template's output).
 	helmSource string
+	// built marks a document a kustomize build made: SOPS-encrypted
+	// content among them is skipped, as among a directory's files.
+	built bool
 	// noLines says the document's lines are not those of file (a Helm
 	// template, or an origin whose file could not be read): findings
 	// name the file without a line.

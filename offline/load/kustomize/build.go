@@ -10,7 +10,11 @@
 //     rest is built. Exec and KRM function plugins are not enabled, so a
 //     kustomization that needs one fails to build, with kustomize's error.
 //   - Bounded: kustomize reads the disk through a file system that reads
-//     only regular files, within a byte Budget, and writes nothing.
+//     only regular files, within a byte Budget, and writes nothing. Each
+//     file is screened by the loader before kustomize parses it
+//     (Budget.Screen), so that a document the loader would leave out
+//     (one that does not parse, one whose aliases expand past the limit)
+//     is left out of the build alone rather than failing all of it.
 //   - Sources: origin annotations (buildMetadata: [originAnnotations]) are
 //     turned on for the build, read into Object.File, and taken off the
 //     objects again unless the kustomization asked for them itself.
@@ -59,8 +63,10 @@ type Result struct {
 	// Kustomizations are the absolute directories whose kustomization file
 	// the build read (its own first), sorted after the first.
 	Kustomizations []string
-	// Findings are warnings about what was not built.
-	Findings []diag.Finding
+	// Findings are warnings about what was not built, and the findings
+	// of Budget.Screen about documents left out; Errors are
+	// Budget.Screen's input errors.
+	Findings, Errors []diag.Finding
 }
 
 // File returns the kustomization file of dir and whether it has one, in
@@ -110,7 +116,7 @@ func Build(dir string, budget *Budget, bo Options) (Result, error) {
 	}
 	opts.PluginConfig = types.DisabledPluginConfig()
 	m, err := krusty.MakeKustomizer(opts).Run(fsys, abs)
-	res := Result{Findings: fsys.findings}
+	res := Result{Findings: fsys.findings, Errors: fsys.errs}
 	if err != nil {
 		return res, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), abs, filepath.Clean(dir)))
 	}

@@ -21,13 +21,37 @@ import (
 type Budget struct {
 	// FileBytes bounds one file.
 	FileBytes int64
-	// TotalBytes bounds every file of every build together.
+	// TotalBytes bounds every file of every build together, counted each
+	// time a build reads it: a base that a kustomization includes many
+	// times over (under different name prefixes) multiplies what the
+	// build makes, so each inclusion costs its bytes again.
 	TotalBytes int64
 	used       int64
+	// Screen, when set, sees each file before kustomize does (once per
+	// build), so that the loader's rules for one document hold inside a
+	// build too: what it keeps is what kustomize reads.
+	Screen func(file string, data []byte, kustomization bool) Screened
+}
+
+// Screened is what Budget.Screen makes of a file: the bytes kustomize
+// reads (the file without the documents left out), findings about the
+// documents left out, and input errors (a limit the file exceeds).
+type Screened struct {
+	Data             []byte
+	Findings, Errors []diag.Finding
 }
 
 // Used is what the builds have read so far.
 func (b *Budget) Used() int64 { return b.used }
+
+// charge counts n more bytes read, or says which limit they exceed.
+func (b *Budget) charge(n int64, file string) error {
+	if n > b.TotalBytes-b.used {
+		return fmt.Errorf("%s: %w (the builds read more than %d bytes in total, counting a file again each time a kustomization includes it)", file, ErrLimit, b.TotalBytes)
+	}
+	b.used += n
+	return nil
+}
 
 // ErrLimit is wrapped by the error of a read over the budget.
 var ErrLimit = errors.New("over the byte limit")
@@ -46,12 +70,13 @@ type guardedFS struct {
 	// rootDir is the absolute directory the build starts at; userDir is
 	// the same directory as the user named it, for findings.
 	rootDir, userDir string
-	// read maps each absolute path read to its bytes as on disk.
-	read map[string][]byte
+	// read maps each absolute path read to its bytes as on disk; screened
+	// to what kustomize reads of it (see Budget.Screen).
+	read, screened map[string][]byte
 	// kustomizations are the absolute directories whose kustomization file
 	// was read.
 	kustomizations []string
-	findings       []diag.Finding
+	findings, errs []diag.Finding
 	addedOrigin    bool
 	// edit is what the build changes in its own kustomization; confine,
 	// when set, is the directory no read may leave.
@@ -60,7 +85,7 @@ type guardedFS struct {
 }
 
 func newGuardedFS(rootDir, userDir string, budget *Budget) *guardedFS {
-	return &guardedFS{FileSystem: filesys.MakeFsOnDisk(), budget: budget, rootDir: rootDir, userDir: userDir, read: map[string][]byte{}}
+	return &guardedFS{FileSystem: filesys.MakeFsOnDisk(), budget: budget, rootDir: rootDir, userDir: userDir, read: map[string][]byte{}, screened: map[string][]byte{}}
 }
 
 // ReadFile reads a file within the budget and rewrites kustomization files.
@@ -74,17 +99,25 @@ func (g *guardedFS) ReadFile(path string) ([]byte, error) {
 			return nil, fmt.Errorf("%s: outside the source root %s", g.userPath(abs), g.confine)
 		}
 	}
-	data, ok := g.read[abs]
-	if !ok && g.edit.Generate != nil && filepath.Dir(abs) == g.rootDir && filepath.Base(abs) == "kustomization.yaml" {
-		data, ok = generated(g.edit.Generate), true
-	}
-	if !ok {
+	isKustomization := slices.Contains(konfig.RecognizedKustomizationFileNames(), filepath.Base(abs))
+	data, ok := g.screened[abs]
+	switch {
+	case ok:
+		if err := g.budget.charge(int64(len(data)), g.userPath(abs)); err != nil {
+			return nil, err
+		}
+	case g.edit.Generate != nil && filepath.Dir(abs) == g.rootDir && filepath.Base(abs) == "kustomization.yaml":
+		data = generated(g.edit.Generate)
+		g.screened[abs] = data
+	default:
 		if data, err = g.readBounded(abs); err != nil {
 			return nil, err
 		}
 		g.read[abs] = data
+		data = g.screen(abs, data, isKustomization)
+		g.screened[abs] = data
 	}
-	if !slices.Contains(konfig.RecognizedKustomizationFileNames(), filepath.Base(abs)) {
+	if !isKustomization {
 		return data, nil
 	}
 	dir := filepath.Dir(abs)
@@ -132,8 +165,21 @@ func (g *guardedFS) readBounded(abs string) ([]byte, error) {
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("%s: %w", g.userPath(abs), ErrLimit)
 	}
-	g.budget.used += int64(len(data))
+	if err := g.budget.charge(int64(len(data)), g.userPath(abs)); err != nil {
+		return nil, err
+	}
 	return data, nil
+}
+
+// screen passes a file read for the first time through Budget.Screen.
+func (g *guardedFS) screen(abs string, data []byte, kustomization bool) []byte {
+	if g.budget.Screen == nil {
+		return data
+	}
+	s := g.budget.Screen(g.userPath(abs), data, kustomization)
+	g.findings = append(g.findings, s.Findings...)
+	g.errs = append(g.errs, s.Errors...)
+	return s.Data
 }
 
 // userPath names an absolute path as the user would: relative to the
