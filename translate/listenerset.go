@@ -274,7 +274,8 @@ func (s *listenerSetResult) status(w *world) gwv1.ListenerSetStatus {
 }
 
 // listenerSetParentFindings explains the ListenerSets that get no status: their
-// parentRef names no Gateway, or a Gateway that is not in the input. One
+// parentRef names no Gateway, or a Gateway that is not in the input (whose
+// listeners are then checked alone, see listenersAlone). One
 // whose Gateway belongs to another controller is left to that Gateway's
 // own finding. A Selector matched against a namespace without a Namespace
 // object is reported as an assumption, as for routes.
@@ -291,8 +292,9 @@ func (w *world) listenerSetParentFindings(gateways map[types.NamespacedName]*gat
 			finding(diag.Error, diag.ReasonParentNotFound, "parentRef must name a Gateway (group gateway.networking.k8s.io, kind Gateway); the ListenerSet is attached nowhere")
 		case w.gatewayElsewhere(gw):
 			finding(diag.Info, diag.ReasonAttachmentNotChecked, fmt.Sprintf(
-				"parentRef names Gateway %s, which is not in the input and assumed to exist elsewhere (%s); the ListenerSet's attachment to it, and its routes', is not checked "+
-					"(give gwsim the Gateway, for example with --gateways, to check it)", gw, w.opts.OpenWorld.why("Gateway", gw.Namespace)))
+				"parentRef names Gateway %s, which is not in the input and assumed to exist elsewhere (%s); the ListenerSet's attachment to it, and its routes', is not checked, "+
+					"its listeners are checked among themselves (give gwsim the Gateway, for example with --gateways, to check the rest)", gw, w.opts.OpenWorld.why("Gateway", gw.Namespace)))
+			out = append(out, w.listenersAlone(ls, gw)...)
 		case w.gateways[gw] == nil:
 			finding(diag.Error, diag.ReasonParentNotFound, fmt.Sprintf("parentRef names Gateway %s, which is not in the input; the ListenerSet is attached nowhere", gw))
 		case gateways[gw] != nil && w.selectsByAssumedLabels(gateways[gw].gateway, ls):
