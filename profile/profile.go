@@ -83,6 +83,18 @@ type StatusChoices struct {
 	// parentRef. Generic writes one entry per Gateway, as the
 	// PolicyAncestorStatus godoc recommends.
 	PolicyAncestorIsParentRef bool
+	// EnvoyFilterRules checks a rule's filter list as Envoy Gateway's
+	// translator does: repeated header modifiers merge, and what Envoy
+	// cannot program (the Host header in a header modifier, a second URL
+	// rewrite, an ExtensionRef to an unknown kind, ...) makes the rule
+	// invalid with UnsupportedValue. Generic applies the spec's rules.
+	EnvoyFilterRules bool
+	// CountsRejectedRoutes counts a route whose every rule is invalid
+	// (Accepted=False) in the attachedRoutes of the listeners it would
+	// attach to, where the AttachedRoutes godoc says routes with
+	// Accepted other than True MUST NOT be counted. Generic follows the
+	// godoc.
+	CountsRejectedRoutes bool
 }
 
 // Simulates reports whether the profile simulates objects of gk.
@@ -124,4 +136,6 @@ var envoyGatewayStatus = StatusChoices{
 	NoSupportedVersion:            true,
 	GatewayResolvedRefsForTLSOnly: true,
 	PolicyAncestorIsParentRef:     true,
+	EnvoyFilterRules:              true,
+	CountsRejectedRoutes:          true,
 }

@@ -21,7 +21,9 @@ type droppedRule struct {
 // have accepted it gets Accepted False with the first rule's reason
 // (IncompatibleFilters or UnsupportedValue) and the route attaches nowhere.
 // A route with some valid rules is left alone (see partiallyInvalid).
-func rejectInvalidRoute(res *routeResult, parents []*parentResult) {
+// countRejected keeps the rejected route counted in its listeners'
+// attachedRoutes, unserved, for a profile that counts it there.
+func rejectInvalidRoute(res *routeResult, parents []*parentResult, countRejected bool) {
 	if len(res.dropped) == 0 || len(res.dropped) < len(res.rules) {
 		return
 	}
@@ -31,6 +33,9 @@ func rejectInvalidRoute(res *routeResult, parents []*parentResult) {
 		}
 		p.accepted = falseCond(string(gwv1.RouteConditionAccepted), res.dropped[0].problem.reason,
 			"every rule is invalid: "+describeDropped(res.dropped))
+		if countRejected {
+			p.counted = p.attached
+		}
 		p.attached = nil
 	}
 }

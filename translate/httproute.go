@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -69,7 +70,7 @@ func (w *world) httpRule(res *routeResult, rule gwv1.HTTPRouteRule, field string
 	}
 	invalid := regexProblem(rule.Matches, field)
 	if len(rule.Filters) > 0 {
-		invalid = firstProblem(invalid, filterProblem(rule.Filters, field+".filters"))
+		invalid = firstProblem(invalid, w.ruleFilterProblem(res.info, rule.Filters, field+".filters"))
 	}
 	for j, ref := range rule.BackendRefs {
 		if len(ref.Filters) > 0 {
@@ -103,6 +104,23 @@ func (w *world) httpRule(res *routeResult, rule gwv1.HTTPRouteRule, field string
 	}
 	hr.action.Timeouts, hr.action.Retry, hr.action.SessionPersistence = settings.Timeouts, settings.Retry, settings.SessionPersistence
 	return hr, problems, ruleProblem{}
+}
+
+// ruleFilterProblem says why a rule's filter list makes the rule invalid,
+// by the rules of the route's profile: the spec's (filterProblem), or
+// Envoy Gateway's (egFilterProblem), which lets repeated header modifiers
+// merge and refuses what Envoy cannot program. A filter of unknown type is
+// the spec's UnsupportedValue in both.
+func (w *world) ruleFilterProblem(r routeInfo, filters []gwv1.HTTPRouteFilter, field string) ruleProblem {
+	if !w.routeProfile(r).Status.EnvoyFilterRules {
+		return filterProblem(filters, field)
+	}
+	for i, f := range filters {
+		if msg := filterValueProblem(f); msg != "" && f.Type != gwv1.HTTPRouteFilterExtensionRef {
+			return ruleProblem{string(gwv1.RouteReasonUnsupportedValue), fmt.Sprintf("%s[%d]: %s", field, i, msg)}
+		}
+	}
+	return w.egFilterProblem(r, filters, field)
 }
 
 // firstProblem returns the first problem that is set.

@@ -43,6 +43,9 @@ type parentResult struct {
 	set      *listenerSetResult
 	accepted condition
 	attached []attachment
+	// counted are attachments that count the route in their listeners'
+	// attachedRoutes without attaching it (see rejectInvalidRoute).
+	counted []attachment
 }
 
 // name says which object the parentRef names, for messages.

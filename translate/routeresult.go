@@ -66,7 +66,7 @@ func (w *world) translateAndAttach(gateways map[types.NamespacedName]*gatewayRes
 	one := func(w *world, i int) {
 		res := w.translateRoute(i)
 		ps, fs := w.attachRoute(res.info, gateways, sets)
-		rejectInvalidRoute(res, ps)
+		rejectInvalidRoute(res, ps, w.routeProfile(res.info).Status.CountsRejectedRoutes)
 		if len(ps) == 0 && w.checkedAlone(res.info) {
 			fs = append(fs, w.ownFindings(res)...)
 		}

@@ -104,6 +104,9 @@ func recordRoutes(st map[diag.ObjectRef][]gwv1.RouteParentStatus, routes []*rout
 			for _, a := range p.attached {
 				a.listener.attachedRoutes++
 			}
+			for _, a := range p.counted {
+				a.listener.attachedRoutes++
+			}
 			// Counted above wherever attached; programmed only where served.
 			if len(servedAttachments(p.attached)) > 0 {
 				k := keyOf(p.gateway.gateway.Namespace, p.gateway.gateway.Name)

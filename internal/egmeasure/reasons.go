@@ -37,7 +37,7 @@ var reasons = []Reason{
 		regexp.MustCompile(`attachedRoutes|parent Accepted: EG True/Accepted, gwsim False/NotAllowedByListeners|Accepted: EG absent, gwsim False/(ProtocolConflict|HostnameConflict)`)},
 	{"EG lets a TLS listener carry TCPRoutes (supportedKinds TLSRoute and TCPRoute)",
 		regexp.MustCompile(`supportedKinds`)},
-	{"EG validates route fields the API server validates (header names and values, empty modifiers, rewrite paths, regexes, filter types) and refuses the rule with UnsupportedValue; gwsim trusts admission",
+	{"EG answers a filter it cannot apply (an unresolved ExtensionRef, a backendRef filter, a gRPC direct response) with ResolvedRefs False/UnsupportedValue, where gwsim says InvalidKind or nothing; gRPC rule filters are not checked by EG's rules yet",
 		regexp.MustCompile(`EG False/UnsupportedValue|EG True/UnsupportedValue|InvalidBackendFilters|ResolvedRefs: EG True/ResolvedRefs, gwsim False/UnsupportedValue`)},
 	{"EG's filter rules: repeated header modifiers merge, a mirror with a direct response drops the rule (IncompatibleFilters)",
 		regexp.MustCompile(`IncompatibleFilters`)},

@@ -80,8 +80,9 @@ func appendExtensionRefs[F any](out []gwv1.LocalObjectReference, filters []F, re
 }
 
 // gatherRouteFilters gets the Envoy Gateway HTTPRouteFilters that the
-// listed routes' ExtensionRef filters name, and the ConfigMaps their
-// direct responses take a body from: Translate applies such a filter
+// listed routes' ExtensionRef filters name, the ConfigMaps their direct
+// responses take a body from, and the Secrets their credential injections
+// read: Translate applies such a filter
 // where the route's profile simulates the kind. Missing ones are left
 // out; Translate then treats the reference as any extension reference.
 func (r *GatewayReconciler) gatherRouteFilters(ctx context.Context, s *slice) error {
@@ -93,7 +94,7 @@ func (r *GatewayReconciler) gatherRouteFilters(ctx context.Context, s *slice) er
 			}
 		}
 	}
-	var bodies []types.NamespacedName
+	var bodies, credentials []types.NamespacedName
 	for _, key := range sortedUniqueKeys(keys) {
 		hrf := &egv1a1.HTTPRouteFilter{}
 		found, err := getIfExists(ctx, r.Client, key, hrf)
@@ -107,6 +108,17 @@ func (r *GatewayReconciler) gatherRouteFilters(ctx context.Context, s *slice) er
 		if dr := hrf.Spec.DirectResponse; dr != nil && dr.Body != nil && dr.Body.ValueRef != nil {
 			bodies = append(bodies, types.NamespacedName{Namespace: key.Namespace, Name: string(dr.Body.ValueRef.Name)})
 		}
+		if ci := hrf.Spec.CredentialInjection; ci != nil {
+			ref := types.NamespacedName{Namespace: key.Namespace, Name: string(ci.Credential.ValueRef.Name)}
+			if ns := ci.Credential.ValueRef.Namespace; ns != nil && *ns != "" && string(*ns) != key.Namespace {
+				ref.Namespace = string(*ns)
+				s.grantNamespaces[ref.Namespace] = true
+			}
+			credentials = append(credentials, ref)
+		}
+	}
+	if err := r.gatherCredentials(ctx, s, credentials); err != nil {
+		return err
 	}
 	for _, key := range sortedUniqueKeys(bodies) {
 		if slices.ContainsFunc(s.in.ConfigMaps, func(c *corev1.ConfigMap) bool { return c.Namespace == key.Namespace && c.Name == key.Name }) {
@@ -119,6 +131,26 @@ func (r *GatewayReconciler) gatherRouteFilters(ctx context.Context, s *slice) er
 		}
 		if found {
 			s.in.ConfigMaps = append(s.in.ConfigMaps, cm)
+		}
+	}
+	return nil
+}
+
+// gatherCredentials gets the Secrets of HTTPRouteFilter credential
+// injections that the slice does not hold yet; Translate refuses a rule
+// whose Secret is missing, as Envoy Gateway does.
+func (r *GatewayReconciler) gatherCredentials(ctx context.Context, s *slice, keys []types.NamespacedName) error {
+	for _, key := range sortedUniqueKeys(keys) {
+		if slices.ContainsFunc(s.in.Secrets, func(o *corev1.Secret) bool { return o.Namespace == key.Namespace && o.Name == key.Name }) {
+			continue
+		}
+		secret := &corev1.Secret{}
+		found, err := getIfExists(ctx, r.Client, key, secret)
+		if err != nil {
+			return err
+		}
+		if found {
+			s.in.Secrets = append(s.in.Secrets, secret)
 		}
 	}
 	return nil

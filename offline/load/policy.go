@@ -63,11 +63,21 @@ func policyAttachment(js []byte, gk schema.GroupKind, ref diag.ObjectRef, src di
 }
 
 // sortPolicies sorts policies by identity and keeps one per policy (the
-// same object given twice): the one whose source sorts first.
+// same object given twice): the one whose targets sort first, then the
+// one whose source does.
 func sortPolicies(ps []translate.PolicyAttachment) []translate.PolicyAttachment {
 	slices.SortFunc(ps, func(a, b translate.PolicyAttachment) int {
 		return cmp.Or(a.Ref().Compare(b.Ref()), cmp.Compare(a.Policy.Group, b.Policy.Group),
+			slices.CompareFunc(a.Targets, b.Targets, comparePolicyTargets),
 			cmp.Compare(a.Source.File, b.Source.File), cmp.Compare(a.Source.Line, b.Source.Line))
 	})
 	return slices.CompactFunc(ps, func(a, b translate.PolicyAttachment) bool { return a.Policy == b.Policy })
+}
+
+// comparePolicyTargets orders targets by every field, so that of two
+// policies of one name the kept one depends on what they say, not on
+// where they were read.
+func comparePolicyTargets(a, b translate.PolicyTarget) int {
+	return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace),
+		cmp.Compare(a.Name, b.Name), cmp.Compare(a.SectionName, b.SectionName))
 }
