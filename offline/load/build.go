@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/gwsim/gwsim/offline/load/kustomize"
 	"github.com/gwsim/gwsim/translate/diag"
@@ -105,8 +106,8 @@ func buildAll(inputs []input, limits Limits, follow bool, vars map[string]string
 		if in.built != nil && in.found {
 			file, _ := kustomize.File(in.path)
 			b.findings = append(b.findings, diag.Finding{Severity: diag.Info, Source: diag.Source{File: file}, Reason: diag.ReasonBuilt,
-				Message: fmt.Sprintf("built with kustomize, as kubectl apply -k would apply it, instead of reading the directory's files one by one (%d objects from %d files; --no-kustomize reads the files)",
-					len(in.built.Objects), len(in.built.Files))})
+				Message: fmt.Sprintf("built with kustomize, as kubectl apply -k would apply it, instead of reading the directory's files one by one (%d %s from %d %s; --no-kustomize reads the files)%s",
+					len(in.built.Objects), plural(len(in.built.Objects), "object", "objects"), len(in.built.Files), plural(len(in.built.Files), "file", "files"), unbuilt(in))})
 		}
 		b.inputs = append(b.inputs, in)
 	}
@@ -158,4 +159,28 @@ func builtDocuments(res *kustomize.Result) []document {
 func isBuildRoot(dir string) bool {
 	_, ok := kustomize.File(dir)
 	return ok
+}
+
+// unbuilt names the manifest files beside a kustomization that its build
+// did not read (a values file, a manifest the kustomization does not
+// list): kubectl apply -k does not apply them, so they are not read, and
+// the finding says so rather than pass over them in silence.
+func unbuilt(in input) string {
+	var out []string
+	for _, p := range in.siblings {
+		abs, err := filepath.Abs(p)
+		if _, read := slices.BinarySearch(in.built.Files, abs); err == nil && !read {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	n, more := len(out), ""
+	if n > maxSkippedListed {
+		more = fmt.Sprintf(" and %d more", n-maxSkippedListed)
+		out = out[:maxSkippedListed]
+	}
+	return fmt.Sprintf("; %d %s beside it %s not in the build, so not read: %s%s",
+		n, plural(n, "file", "files"), plural(n, "is", "are"), strings.Join(out, ", "), more)
 }

@@ -120,3 +120,24 @@ func TestBuildChargesTheLimits(t *testing.T) {
 		}
 	})
 }
+
+// TestBuildNamesFilesItDoesNotRead: the manifest files beside a
+// kustomization that its build does not read are not loaded (kubectl
+// apply -k would not apply them), and the build's finding names them.
+func TestBuildNamesFilesItDoesNotRead(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"app/kustomization.yaml": "resources:\n- gateway.yaml\n",
+		"app/gateway.yaml":       gatewayYAML,
+		"app/stray.yaml":         routeNamed("stray", "80"),
+		"app/values.yaml":        "replicaCount: 2\n",
+	})
+	res := Load(Options{Paths: []string{dir + "/app"}})
+	got := summarize(dir, res)
+	if want := []string{"Gateway infra/gw gateway.networking.k8s.io/v1 @ app/gateway.yaml:1"}; !slices.Equal(got.Objects, want) {
+		t.Errorf("objects = %q, want %q", got.Objects, want)
+	}
+	want := "app/kustomization.yaml: info: built with kustomize, as kubectl apply -k would apply it, instead of reading the directory's files one by one (1 object from 2 files; --no-kustomize reads the files); 2 files beside it are not in the build, so not read: app/stray.yaml, app/values.yaml"
+	if !slices.Contains(got.Findings, want) {
+		t.Errorf("findings = %q, want %q", got.Findings, want)
+	}
+}

@@ -97,6 +97,7 @@ func (w *walker) walk(dir string, files []input, errs []diag.Finding) ([]input, 
 		return files, append(errs, pathError(dir, err))
 	}
 	build := w.kustomize && isBuildRoot(dir)
+	buildAt := len(files)
 	if build {
 		files = append(files, input{path: dir, kustomize: true, found: true, root: w.root})
 	}
@@ -113,7 +114,9 @@ func (w *walker) walk(dir string, files []input, errs []diag.Finding) ([]input, 
 			if w.recursive {
 				files, errs = w.walk(p, files, errs)
 			}
-		case manifestFile(e.Name()) && !build:
+		case manifestFile(e.Name()) && build:
+			files[buildAt].siblings = append(files[buildAt].siblings, p)
+		case manifestFile(e.Name()):
 			files = append(files, input{path: p, listed: true, root: w.root})
 		}
 	}

@@ -29,6 +29,9 @@ type input struct {
 	built                  *kustomize.Result
 	// root is the -f directory a walk found the input under.
 	root string
+	// siblings are the manifest files beside a kustomization the walk
+	// found: those the build does not read are named in its finding.
+	siblings []string
 	// docs are a build's documents, made by buildAll (with Flux's
 	// substitution done).
 	docs []document
