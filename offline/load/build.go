@@ -112,6 +112,7 @@ func buildAll(inputs []input, limits Limits, follow bool, vars map[string]string
 		b.inputs = append(b.inputs, in)
 	}
 	b.inputs = append(b.inputs, fr.inputs...)
+	b.fluxFollowed = fr.followed
 	// A file two builds read is screened by each: its findings are said
 	// once.
 	b.findings, b.errs = slices.Compact(diag.Sort(b.findings)), slices.Compact(diag.Sort(b.errs))
@@ -128,6 +129,9 @@ type builds struct {
 	spent spent
 	// placeholders are the Flux variables left without a value, sorted.
 	placeholders []string
+	// fluxFollowed counts the Flux Kustomizations followed: their effect
+	// is simulated, so the ignored-kinds finding does not count them.
+	fluxFollowed int
 }
 
 // builtDocuments turns a build's objects into documents: each keeps the

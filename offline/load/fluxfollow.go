@@ -94,6 +94,8 @@ type fluxResult struct {
 	reachedFiles       []string
 	reachedDirs        []string
 	unresolved, absent map[string]bool
+	// followed counts the Kustomizations built.
+	followed int
 }
 
 // followFlux builds the path of each Flux Kustomization as
@@ -131,6 +133,7 @@ func followFlux(scan fluxScan, vars map[string]string, budget *kustomize.Budget)
 			docs[i] = substitute(docs[i], values, r.unresolved)
 		}
 		r.inputs = append(r.inputs, input{path: dir, built: &res, docs: docs})
+		r.followed++
 		r.reachedFiles = append(r.reachedFiles, res.Files...)
 		r.reachedDirs = append(r.reachedDirs, res.Kustomizations...)
 		how := "its kustomization"

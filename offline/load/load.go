@@ -56,6 +56,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/offline/load/flux"
 	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/profile"
 	"github.com/gwsim/gwsim/translate"
@@ -198,6 +199,11 @@ func load(opts Options, d *decoder, cache *inputCache) Result {
 	kept, dups := dedupe(all)
 	findings = append(findings, dups...)
 	countUnsimulated(ignored, kept, opts.Implementation)
+	if fk := (schema.GroupKind{Group: flux.Group, Kind: "Kustomization"}); b.fluxFollowed > 0 {
+		if ignored[fk] -= b.fluxFollowed; ignored[fk] <= 0 {
+			delete(ignored, fk)
+		}
+	}
 	if f, ok := ignoredSummary(ignored); ok {
 		findings = append(findings, f)
 	}
