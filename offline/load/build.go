@@ -139,6 +139,7 @@ type builds struct {
 // is the one field lines are looked up in.
 func builtDocuments(res *kustomize.Result) []document {
 	docs := make([]document, 0, len(res.Objects))
+	loc := newLocator()
 	for _, o := range res.Objects {
 		doc := document{file: o.File, data: o.JSON, json: true, noLines: true, built: true}
 		if o.File == "" {
@@ -147,7 +148,7 @@ func builtDocuments(res *kustomize.Result) []document {
 		if !o.Generated && o.Data != nil {
 			var id identity
 			if err := json.Unmarshal(o.JSON, &id); err == nil {
-				if src, ok := locate(o.File, o.Data, id.Kind, id.Metadata.Name); ok {
+				if src, ok := loc.locate(o.File, o.Data, id.Kind, id.Metadata.Name); ok {
 					doc.line, doc.base = src.line, src.line
 					doc.fields = &src
 				}

@@ -14,38 +14,69 @@ type identity struct {
 	} `json:"metadata"`
 }
 
+// locator finds the document of a file that an object was built from,
+// for objects whose source a build or an annotation names. Each file is
+// split and indexed once, however many objects name it: a build of a
+// thousand routes from one file asks a thousand times.
+type locator struct {
+	files map[string]*fileIndex
+}
+
+// fileIndex is one file's documents by kind, in file order, with their
+// names; exact finds a document by kind and name.
+type fileIndex struct {
+	byKind map[string][]named
+	exact  map[[2]string]document
+}
+
+type named struct {
+	name string
+	doc  document
+}
+
+func newLocator() *locator { return &locator{files: map[string]*fileIndex{}} }
+
 // locate finds the document of file (its bytes in data) that an object of
-// kind and name was built from, for an object whose source a build or an
-// annotation names: the one document of that kind, else the one of that
-// name, else the one whose name the built name contains (a namePrefix or
-// nameSuffix added to it), the longest such name, else the first of that
-// kind. ok is false when the file holds no document of that kind.
-func locate(file string, data []byte, kind, name string) (document, bool) {
-	docs, _ := split(file, data)
-	var ofKind []document
-	var names []string
-	for _, d := range docs {
-		k, n := nodeIdentity(d.data)
-		if k != kind {
-			continue
-		}
-		ofKind = append(ofKind, d)
-		names = append(names, n)
+// kind and name was built from: the one of that kind and name, else the
+// one whose name the built name contains (a namePrefix or nameSuffix
+// added to it), the longest such name, else the first of that kind. ok is
+// false when the file holds no document of that kind.
+func (l *locator) locate(file string, data []byte, kind, name string) (document, bool) {
+	idx, ok := l.files[file]
+	if !ok {
+		idx = indexFile(file, data)
+		l.files[file] = idx
 	}
+	if d, ok := idx.exact[[2]string{kind, name}]; ok {
+		return d, true
+	}
+	ofKind := idx.byKind[kind]
 	if len(ofKind) == 0 {
 		return document{}, false
 	}
-	best := 0
-	bestLen := -1
-	for i, n := range names {
-		switch {
-		case n == name:
-			return ofKind[i], true
-		case n != "" && strings.Contains(name, n) && len(n) > bestLen:
-			best, bestLen = i, len(n)
+	best, bestLen := 0, -1
+	for i, n := range ofKind {
+		if n.name != "" && strings.Contains(name, n.name) && len(n.name) > bestLen {
+			best, bestLen = i, len(n.name)
 		}
 	}
-	return ofKind[best], true
+	return ofKind[best].doc, true
+}
+
+func indexFile(file string, data []byte) *fileIndex {
+	idx := &fileIndex{byKind: map[string][]named{}, exact: map[[2]string]document{}}
+	docs, _ := split(file, data)
+	for _, d := range docs {
+		k, n := nodeIdentity(d.data)
+		if k == "" {
+			continue
+		}
+		idx.byKind[k] = append(idx.byKind[k], named{name: n, doc: d})
+		if _, dup := idx.exact[[2]string{k, n}]; !dup {
+			idx.exact[[2]string{k, n}] = d
+		}
+	}
+	return idx
 }
 
 // nodeIdentity reads a document's kind and metadata.name from its YAML

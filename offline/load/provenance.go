@@ -27,6 +27,7 @@ const originKey = "config.kubernetes.io/origin"
 type provenance struct {
 	r     *reader
 	files map[string][]byte
+	loc   *locator
 }
 
 // resolve returns doc with the source it names, or doc unchanged.
@@ -65,7 +66,7 @@ func (p *provenance) resolve(doc document) document {
 		}
 	}
 	if data != nil {
-		if src, found := locate(file, data, obj.Kind, obj.Metadata.Name); found {
+		if src, found := p.loc.locate(file, data, obj.Kind, obj.Metadata.Name); found {
 			doc.file, doc.line, doc.fields, doc.noLines = file, src.line, &src, false
 			return doc
 		}
