@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/gwsim/gwsim/offline/gitrev"
+	"github.com/gwsim/gwsim/offline/load"
 	"github.com/gwsim/gwsim/offline/scheme"
 	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/diff"
@@ -31,10 +31,12 @@ results in Gateway API terms.
   4. Findings introduced and fixed, ignoring line shifts.
 
 OLD and NEW are read as -f reads them (a file, a directory, -R to recurse,
-- for stdin on one side). With --base REV, OLD is the -f paths as they are
-at the git revision REV (read from its tree with git ls-tree and git
-cat-file: export attributes do not apply, links in the tree are followed;
-the work tree is not touched) and NEW is the -f paths as they are on disk.
+- for stdin on one side). With --base REV, OLD is the -f paths and -k
+directories as they are at the git revision REV (read from its tree with
+git ls-tree and git cat-file: export attributes do not apply, links in the
+tree are followed; the work tree is not touched), with the bases and
+components their kustomizations name elsewhere in the repository, and NEW
+is the same paths as they are on disk.
 
 -o markdown renders a pull-request comment: a one-line summary, then one
 collapsible section per part.
@@ -138,11 +140,15 @@ func (d *diffFlags) run(c *cobra.Command, args []string, streams Streams, env En
 			return &exitError{code: exitUsage, err: err}
 		}
 		defer os.RemoveAll(dir)
-		exp, err := gitrev.Export(c.Context(), d.Base, d.pipeline.Files, dir)
+		limit := d.pipeline.Limits.FileBytes
+		if limit <= 0 {
+			limit = load.DefaultFileBytes
+		}
+		side, err := exportBase(c.Context(), d.Base, d.pipeline.Files, d.pipeline.Kustomize, dir, limit)
 		if err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
-		oldFlags.Files = exp.Paths
+		oldFlags.Files, oldFlags.Kustomize = side.files, side.kustomize
 		rename = func(fs []diag.Finding) { renameSources(fs, dir, d.Base) }
 	}
 	if slices.Contains(oldFlags.Files, "-") && slices.Contains(d.pipeline.Files, "-") {

@@ -175,3 +175,32 @@ func TestDiffBaseUnchangedTree(t *testing.T) {
 		t.Errorf("exit %d, output:\n%s%s\nwant exit 0 and %q", code, out.String(), errOut.String(), want)
 	}
 }
+
+// TestDiffBaseKustomize: with --base, a -k directory is read from the
+// revision too, and so is the base its kustomization names outside it, so
+// that a change to the base shows; named with -f, the overlay is built the
+// same way.
+func TestDiffBaseKustomize(t *testing.T) {
+	dir := gitrevtest.Init(t)
+	files := diffFiles()
+	gitrevtest.Write(t, dir, map[string]string{
+		"base/kustomization.yaml":             "resources:\n- edge.yaml\n",
+		"base/edge.yaml":                      files["old.yaml"],
+		"overlays/prod/kustomization.yaml":    "resources:\n- ../../base\n",
+		"overlays/staging/kustomization.yaml": "resources:\n- ../../base\n",
+	})
+	gitrevtest.Commit(t, dir, "base")
+	gitrevtest.Write(t, dir, map[string]string{"base/edge.yaml": files["broken.yaml"]})
+	t.Chdir(dir)
+	for _, args := range [][]string{{"-k", "overlays/prod"}, {"-f", "overlays/prod"}} {
+		var out, errOut bytes.Buffer
+		code := Execute(append([]string{"diff", "--base", "HEAD"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+		if code != 1 {
+			t.Fatalf("%v: exit %d, stderr:\n%s", args, code, errOut.String())
+		}
+		want := "backends: default/api:8080 (90%) + default/api-v2:8080 (10%) → default/api:8080 (90%) + 500 BackendNotFound (10%)"
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("%v: output lacks %q:\n%s", args, want, out.String())
+		}
+	}
+}

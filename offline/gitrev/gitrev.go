@@ -31,6 +31,9 @@ type Exported struct {
 	// Root is the export directory; a file under it came from
 	// "<rev>:<path relative to the repository's top>".
 	Root string
+	// Top is the repository's top level in the work tree: Root/x is
+	// Top/x as it is at the revision.
+	Top string
 }
 
 // Export writes the files of paths (files or directories, relative to the
@@ -49,7 +52,7 @@ func Export(ctx context.Context, rev string, paths []string, dir string) (Export
 	if _, err := git(ctx, topDir, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
 		return Exported{}, fmt.Errorf("%q is not a commit in %s", rev, topDir)
 	}
-	out := Exported{Root: dir}
+	out := Exported{Root: dir, Top: topDir}
 	t := &tree{ctx: ctx, top: topDir, rev: rev, dir: dir, done: map[string]bool{}, written: map[string]bool{}}
 	for _, p := range paths {
 		rel, err := repoPath(topDir, p)
