@@ -125,6 +125,7 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		return ok || platform.refs[ref]
 	})...)
 	all = platform.dropFindings(all)
+	loaded.Origins.FieldLines(all, loaded.Sources)
 	pol := applyPolicy(all, ann, p)
 	markStage(ctx, "findings")
 	out := outcome{

@@ -23,25 +23,29 @@ func ConditionFindings(objs []client.Object, sources diag.Sources) []diag.Findin
 	var out []diag.Finding
 	for _, o := range objs {
 		ref := diag.ObjectRef{Kind: o.GetObjectKind().GroupVersionKind().Kind, Namespace: o.GetNamespace(), Name: o.GetName()}
-		finding := func(sev diag.Severity, field string, c *metav1.Condition) {
+		// at is the spec entry a status entry is about: a listener, a
+		// parentRef, or none (the object's status as a whole).
+		finding := func(sev diag.Severity, field, at string, c *metav1.Condition) {
 			out = append(out, diag.Finding{
 				Severity: sev, Object: ref, Source: sources.Of(ref), Field: field, Reason: c.Reason,
 				Message: fmt.Sprintf("%s=%s (%s): %s", c.Type, c.Status, c.Reason, c.Message),
+				Locus:   diag.Locus{Field: conditionLocus(at, c.Message)},
 			})
 		}
-		emit := func(field string, c *metav1.Condition) { finding(diag.Error, field, c) }
-		warn := func(field string, c *metav1.Condition) { finding(diag.Warning, field, c) }
+		emit := func(field, at string, c *metav1.Condition) { finding(diag.Error, field, at, c) }
+		warn := func(field, at string, c *metav1.Condition) { finding(diag.Warning, field, at, c) }
 		switch t := o.(type) {
 		case *gwv1.GatewayClass:
 			ref.Kind = "GatewayClass"
 			if c := firstUnhealthy(t.Status.Conditions); c != nil {
-				emit("status", c)
+				emit("status", "", c)
 			}
 		case *gwv1.Gateway:
 			ref.Kind = "Gateway"
 			gatewayFindings(t, emit)
+			names := gatewayListenerNames(t)
 			for _, l := range t.Status.Listeners {
-				overlapFinding(string(l.Name), l.Conditions, warn)
+				overlapFinding(l.Name, names, l.Conditions, warn)
 			}
 		case *gwv1.BackendTLSPolicy:
 			ref.Kind = "BackendTLSPolicy"
@@ -52,16 +56,17 @@ func ConditionFindings(objs []client.Object, sources diag.Sources) []diag.Findin
 					continue
 				}
 				seen[c.Type+c.Message] = true
-				emit(fmt.Sprintf("status.ancestors[%s]", parentRefString(a.AncestorRef)), c)
+				emit(fmt.Sprintf("status.ancestors[%s]", parentRefString(a.AncestorRef)), "", c)
 			}
 		case *gwv1.ListenerSet:
 			ref.Kind = "ListenerSet"
 			listenerSetFindings(t, emit)
+			names := listenerEntryNames(t)
 			for _, l := range t.Status.Listeners {
-				overlapFinding(string(l.Name), l.Conditions, warn)
+				overlapFinding(l.Name, names, l.Conditions, warn)
 			}
 		default:
-			kind, parents := routeParents(o)
+			kind, specRefs, parents := routeParents(o)
 			if kind == "" {
 				continue
 			}
@@ -73,7 +78,7 @@ func ConditionFindings(objs []client.Object, sources diag.Sources) []diag.Findin
 					continue
 				}
 				seen[c.Type+c.Message] = true
-				emit(fmt.Sprintf("status.parents[%s]", parentRefString(p.ParentRef)), c)
+				emit(fmt.Sprintf("status.parents[%s]", parentRefString(p.ParentRef)), parentRefField(specRefs, p.ParentRef), c)
 			}
 		}
 	}
@@ -84,46 +89,48 @@ func ConditionFindings(objs []client.Object, sources diag.Sources) []diag.Findin
 // most telling condition when no listener explains it. A ResolvedRefs
 // problem of the Gateway's own references (spec.tls.backend) is reported
 // even then: no listener condition shows it.
-func gatewayFindings(g *gwv1.Gateway, emit func(string, *metav1.Condition)) {
+func gatewayFindings(g *gwv1.Gateway, emit func(string, string, *metav1.Condition)) {
 	reported := false
+	names := gatewayListenerNames(g)
 	for _, l := range g.Status.Listeners {
 		if c := firstUnhealthy(l.Conditions); c != nil {
-			emit(fmt.Sprintf("status.listeners[%s]", l.Name), c)
+			emit(fmt.Sprintf("status.listeners[%s]", l.Name), listenerField(names, l.Name), c)
 			reported = true
 		}
 	}
 	if c := firstUnhealthy(g.Status.Conditions); c != nil && !reported {
-		emit("status", c)
+		emit("status", "", c)
 		return
 	}
 	c := meta.FindStatusCondition(g.Status.Conditions, string(gwv1.GatewayConditionResolvedRefs))
 	if reported && c != nil && c.Status == metav1.ConditionFalse && c.Reason != string(gwv1.GatewayReasonListenersNotResolved) {
-		emit("status", c)
+		emit("status", "", c)
 	}
 }
 
 // listenerSetFindings reports a ListenerSet as gatewayFindings reports a
 // Gateway: its unhealthy listener entries, or else its own condition.
-func listenerSetFindings(ls *gwv1.ListenerSet, emit func(string, *metav1.Condition)) {
+func listenerSetFindings(ls *gwv1.ListenerSet, emit func(string, string, *metav1.Condition)) {
 	reported := false
+	names := listenerEntryNames(ls)
 	for _, l := range ls.Status.Listeners {
 		if c := firstUnhealthy(l.Conditions); c != nil {
-			emit(fmt.Sprintf("status.listeners[%s]", l.Name), c)
+			emit(fmt.Sprintf("status.listeners[%s]", l.Name), listenerField(names, l.Name), c)
 			reported = true
 		}
 	}
 	if c := firstUnhealthy(ls.Status.Conditions); c != nil && !reported {
-		emit("status", c)
+		emit("status", "", c)
 	}
 }
 
 // overlapFinding reports a listener with OverlappingTLSConfig True as a
 // warning: the condition is informational (the listener still serves),
 // but clients that coalesce connections may reach the wrong listener.
-func overlapFinding(listener string, conds []metav1.Condition, warn func(string, *metav1.Condition)) {
+func overlapFinding(listener gwv1.SectionName, names []gwv1.SectionName, conds []metav1.Condition, warn func(string, string, *metav1.Condition)) {
 	c := meta.FindStatusCondition(conds, string(gwv1.ListenerConditionOverlappingTLSConfig))
 	if c != nil && c.Status == metav1.ConditionTrue {
-		warn(fmt.Sprintf("status.listeners[%s]", listener), c)
+		warn(fmt.Sprintf("status.listeners[%s]", listener), listenerField(names, listener), c)
 	}
 }
 
@@ -147,22 +154,22 @@ func firstUnhealthy(conds []metav1.Condition) *metav1.Condition {
 	return nil
 }
 
-// routeParents returns the kind and status.parents of a route object, or
-// "" for objects that are not routes.
-func routeParents(o client.Object) (string, []gwv1.RouteParentStatus) {
+// routeParents returns the kind, spec.parentRefs and status.parents of a
+// route object, or "" for objects that are not routes.
+func routeParents(o client.Object) (string, []gwv1.ParentReference, []gwv1.RouteParentStatus) {
 	switch r := o.(type) {
 	case *gwv1.HTTPRoute:
-		return "HTTPRoute", r.Status.Parents
+		return "HTTPRoute", r.Spec.ParentRefs, r.Status.Parents
 	case *gwv1.GRPCRoute:
-		return "GRPCRoute", r.Status.Parents
+		return "GRPCRoute", r.Spec.ParentRefs, r.Status.Parents
 	case *gwv1.TLSRoute:
-		return "TLSRoute", r.Status.Parents
+		return "TLSRoute", r.Spec.ParentRefs, r.Status.Parents
 	case *gwv1.TCPRoute:
-		return "TCPRoute", r.Status.Parents
+		return "TCPRoute", r.Spec.ParentRefs, r.Status.Parents
 	case *gwv1.UDPRoute:
-		return "UDPRoute", r.Status.Parents
+		return "UDPRoute", r.Spec.ParentRefs, r.Status.Parents
 	}
-	return "", nil
+	return "", nil, nil
 }
 
 func parentRefString(p gwv1.ParentReference) string {

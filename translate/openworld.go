@@ -90,7 +90,21 @@ type assumptions struct {
 type assumed struct {
 	what     string // what gwsim takes the object to be
 	why      string
-	neededBy []string
+	neededBy []need
+}
+
+// need is a reference that needed an assumed object: the field of by
+// that names it.
+type need struct {
+	by    diag.ObjectRef
+	field string
+}
+
+func (n need) String() string {
+	if n.field == "" {
+		return n.by.String()
+	}
+	return n.by.String() + " (" + n.field + ")"
 }
 
 func newAssumptions() *assumptions {
@@ -111,10 +125,7 @@ func (w *world) assume(group, kind, ns, name, what string, by diag.ObjectRef, fi
 		a = &assumed{what: what, why: w.opts.OpenWorld.why(kn, ns)}
 		w.assumed.objects[ref] = a
 	}
-	user := by.String()
-	if field != "" {
-		user += " (" + field + ")"
-	}
+	user := need{by: by, field: field}
 	if !slices.Contains(a.neededBy, user) {
 		a.neededBy = append(a.neededBy, user)
 	}
@@ -177,7 +188,7 @@ func (a *assumptions) merge(f *assumptions) {
 }
 
 // appendMissing appends to list the entries of more it does not hold yet.
-func appendMissing(list, more []string) []string {
+func appendMissing[T comparable](list, more []T) []T {
 	for _, s := range more {
 		if !slices.Contains(list, s) {
 			list = append(list, s)
@@ -203,11 +214,19 @@ func (a *assumptions) findings() []diag.Finding {
 	out := make([]diag.Finding, 0, len(refs))
 	for _, ref := range refs {
 		as := a.objects[ref]
-		slices.SortFunc(as.neededBy, cmp.Compare[string])
+		slices.SortFunc(as.neededBy, func(x, y need) int { return cmp.Compare(x.String(), y.String()) })
+		users := make([]string, len(as.neededBy))
+		for i, n := range as.neededBy {
+			users[i] = n.String()
+		}
+		// The finding sits at the first reference that needs the object:
+		// the object itself is in no file.
+		first := as.neededBy[0]
 		out = append(out, diag.Finding{
 			Severity: diag.Info, Object: ref, Reason: diag.ReasonAssumedMissing,
+			Locus: diag.Locus{Object: first.by, Field: first.field},
 			Message: fmt.Sprintf("not in the input and assumed to exist (%s): %s; needed by %s",
-				as.why, as.what, strings.Join(as.neededBy, ", ")),
+				as.why, as.what, strings.Join(users, ", ")),
 		})
 	}
 	return out

@@ -105,7 +105,7 @@ func StatusSummary(objs []client.Object) []StatusLine {
 				add("ancestor "+parentRefString(a.AncestorRef), nil, a.Conditions)
 			}
 		default:
-			kind, parents := routeParents(o)
+			kind, _, parents := routeParents(o)
 			ref.Kind = kind
 			for _, p := range parents {
 				add("parent "+parentRefString(p.ParentRef), nil, p.Conditions)

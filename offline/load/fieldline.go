@@ -21,11 +21,25 @@ func fieldLine(doc document, path string) (int, bool) {
 	} else if doc.noLines {
 		return 0, false
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(doc.data, &root); err != nil || len(root.Content) == 0 {
+	root := parseDocument(doc)
+	if root == nil {
 		return 0, false
 	}
-	node := root.Content[0]
+	return nodeLine(root, doc.base, path)
+}
+
+// parseDocument parses a document into its root node, or nil when it does
+// not parse.
+func parseDocument(doc document) *yaml.Node {
+	var root yaml.Node
+	if err := yaml.Unmarshal(doc.data, &root); err != nil || len(root.Content) == 0 {
+		return nil
+	}
+	return root.Content[0]
+}
+
+// nodeLine is fieldLine for a parsed document whose first line is base.
+func nodeLine(node *yaml.Node, base int, path string) (int, bool) {
 	line := 0
 	for _, seg := range validate.PathSegments(path) {
 		next, keyLine := child(node, seg)
@@ -37,7 +51,7 @@ func fieldLine(doc document, path string) (int, bool) {
 	if line == 0 {
 		return 0, false
 	}
-	return doc.base + line - 1, true
+	return base + line - 1, true
 }
 
 // child returns the node seg names under n and the line to point at: the
@@ -57,6 +71,20 @@ func child(n *yaml.Node, seg string) (*yaml.Node, int) {
 		i, err := strconv.Atoi(seg)
 		if err == nil && i >= 0 && i < len(n.Content) {
 			return n.Content[i], n.Content[i].Line
+		}
+		if err != nil {
+			return namedItem(n, seg)
+		}
+	}
+	return nil, 0
+}
+
+// namedItem is the item of a list keyed by name (a Gateway's listeners,
+// which findings name as `spec.listeners[https]`) whose name is name.
+func namedItem(list *yaml.Node, name string) (*yaml.Node, int) {
+	for _, item := range list.Content {
+		if v, _ := child(item, "name"); v != nil && v.Kind == yaml.ScalarNode && v.Value == name {
+			return item, item.Line
 		}
 	}
 	return nil, 0

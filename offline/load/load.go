@@ -126,6 +126,9 @@ type Result struct {
 	Objects []client.Object
 	// Sources says where each object's document starts.
 	Sources diag.Sources
+	// Origins find the line of a field again, for the findings that point
+	// at one (Origins.FieldLines).
+	Origins *Origins
 	// Others names the objects of kinds gwsim does not decode (those the
 	// ignored-kinds finding counts), sorted and without repeats, for
 	// translate.Input.OtherObjects: a parametersRef may name one. An object
@@ -171,7 +174,8 @@ func Load(opts Options) Result {
 // load is Load with the decoder given, for the differential tests.
 func load(opts Options, d *decoder, cache *inputCache) Result {
 	b := gather(opts, d.limits, cache)
-	docs, readErrs, findings := decodeAll(b.inputs, opts.Stdin, b.spent, d, cache)
+	origins := newOrigins(d.limits)
+	docs, readErrs, findings := decodeAll(b.inputs, opts.Stdin, b.spent, d, cache, origins)
 	errs := append(slices.Clone(b.errs), readErrs...)
 	findings = append(findings, b.findings...)
 	n := 0
@@ -214,7 +218,7 @@ func load(opts Options, d *decoder, cache *inputCache) Result {
 	if channel == "" {
 		channel = validate.Standard
 	}
-	res := Result{Channel: channel, Placeholders: b.placeholders, Sources: make(diag.Sources, len(kept)), Others: sortOthers(others), Policies: sortPolicies(policies), Rejected: sortOthers(rejected), Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
+	res := Result{Channel: channel, Placeholders: b.placeholders, Origins: origins, Sources: make(diag.Sources, len(kept)), Others: sortOthers(others), Policies: sortPolicies(policies), Rejected: sortOthers(rejected), Findings: diag.Sort(findings), Errors: diag.Sort(errs)}
 	if len(kept) > 0 {
 		res.Objects = make([]client.Object, 0, len(kept))
 	}

@@ -18,7 +18,7 @@ import (
 // takes the time. Results come back indexed by document order, so the output
 // never depends on scheduling. Only one file's bytes are held by the reader
 // at a time (decoded objects are kept, of course).
-func decodeAll(inputs []input, stdin io.Reader, used spent, d *decoder, cache *inputCache) (docs *decodedDocs, readErrs, readFindings []diag.Finding) {
+func decodeAll(inputs []input, stdin io.Reader, used spent, d *decoder, cache *inputCache, origins *Origins) (docs *decodedDocs, readErrs, readFindings []diag.Finding) {
 	type result struct {
 		idx int
 		out decoded
@@ -34,7 +34,9 @@ func decodeAll(inputs []input, stdin io.Reader, used spent, d *decoder, cache *i
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		defer close(jobs)
-		bug.Catch(func() { readAll(inputs, stdin, d.limits, used, jobs, &readErrs, &readFindings, cache, d.probe) })
+		bug.Catch(func() {
+			readAll(inputs, stdin, d.limits, used, jobs, &readErrs, &readFindings, cache, d.probe, origins)
+		})
 	})
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
@@ -115,7 +117,7 @@ type workspace struct {
 // readAll reads the inputs in order, splits each into documents and
 // sends them, numbered, to jobs, but for those whose aliases would expand
 // past a limit. Only one input's bytes are held at a time.
-func readAll(inputs []input, stdin io.Reader, limits Limits, used spent, jobs chan<- job, readErrs, readFindings *[]diag.Finding, cache *inputCache, probe *channelProbe) {
+func readAll(inputs []input, stdin io.Reader, limits Limits, used spent, jobs chan<- job, readErrs, readFindings *[]diag.Finding, cache *inputCache, probe *channelProbe, origins *Origins) {
 	idx := 0
 	r := reader{limits: limits, stdin: stdin, cache: cache, total: used.bytes}
 	aliases := aliasBudget{perDoc: limits.ExpandedBytes, total: limits.TotalExpandedBytes, used: used.expanded}
@@ -144,6 +146,7 @@ func readAll(inputs []input, stdin io.Reader, limits Limits, used spent, jobs ch
 			*readErrs = append(*readErrs, *problem)
 			continue
 		}
+		origins.record(name, data)
 		docs, errs := split(name, data)
 		// A JSON value that does not parse loses the rest of its file,
 		// which the error says; the other inputs are read.

@@ -105,6 +105,18 @@ type Finding struct {
 	// applies, otherwise one of the reasons declared in this package.
 	Reason  string `json:"reason"`
 	Message string `json:"message"`
+	// Locus is the field whose line the finding points at, when it is not
+	// Field of Object: the spec entry a status entry is about, the
+	// reference a condition's message names first, or the reference that
+	// needs an assumed object (which is in no file). The loader puts the
+	// finding at that line once the run is over (load.Origins).
+	Locus Locus `json:"-"`
+}
+
+// Locus names a field of an object of the input.
+type Locus struct {
+	Object ObjectRef
+	Field  string
 }
 
 // Reasons for findings that are not Gateway API condition reasons.

@@ -1,0 +1,119 @@
+package load
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+const locateRoute = `# a comment
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+  namespace: shop
+spec:
+  parentRefs:
+  - name: edge
+    namespace: infra
+  rules:
+  - backendRefs:
+    - name: a
+      port: 80
+    - name: b
+      port: 80
+`
+
+const locateGateway = `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge, namespace: infra}
+spec:
+  gatewayClassName: gwsim
+  listeners:
+  - name: http
+    protocol: HTTP
+    port: 80
+  - name: https
+    protocol: HTTPS
+    port: 443
+    tls:
+      certificateRefs:
+      - name: cert
+`
+
+const locateList = `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Service
+  metadata: {name: a, namespace: shop}
+  spec:
+    ports:
+    - port: 80
+- apiVersion: v1
+  kind: Service
+  metadata: {name: b, namespace: shop}
+  spec:
+    ports:
+    - port: 80
+    - port: 443
+`
+
+// TestFieldLines: findings at an object's document start move to the line
+// of their field (or Locus), in files, Lists and stdin; findings the loader
+// placed, status fields and files changed since keep theirs.
+func TestFieldLines(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"route.yaml": "---\n" + locateRoute, "gw.yaml": locateGateway, "list.yaml": locateList})
+	res := Load(Options{Paths: []string{dir, "-"}, Stdin: strings.NewReader(strings.ReplaceAll(locateRoute, "name: web", "name: piped"))})
+	if len(res.Errors) > 0 {
+		t.Fatal(res.Errors)
+	}
+	route := diag.ObjectRef{Kind: "HTTPRoute", Namespace: "shop", Name: "web"}
+	piped := diag.ObjectRef{Kind: "HTTPRoute", Namespace: "shop", Name: "piped"}
+	gw := diag.ObjectRef{Kind: "Gateway", Namespace: "infra", Name: "edge"}
+	svcB := diag.ObjectRef{Kind: "Service", Namespace: "shop", Name: "b"}
+	at := func(ref diag.ObjectRef, field string) diag.Finding {
+		return diag.Finding{Object: ref, Source: res.Sources.Of(ref), Field: field}
+	}
+	assumed := diag.Finding{Object: diag.ObjectRef{Kind: "Secret", Namespace: "infra", Name: "cert"},
+		Locus: diag.Locus{Object: gw, Field: "spec.listeners[https].tls.certificateRefs[0]"}}
+	status := at(gw, "status.listeners[https]")
+	status.Locus = diag.Locus{Field: "spec.listeners[1]"}
+	placed := at(route, "spec.rules[0].backendRefs[1]")
+	placed.Source.Line = 4
+	fs := []diag.Finding{
+		at(route, "spec.rules[0].backendRefs[1]"),
+		at(route, "spec.parentRefs[0]"),
+		at(route, "spec.rules[0].backendRefs[0].filters[2]"), // missing: the backendRef's line
+		at(route, "status.parents[infra/edge]"),              // no Locus: stays
+		at(route, "spec.nothing"),                            // the deepest part the document has: spec
+		placed,
+		status,
+		assumed,
+		at(svcB, "spec.ports[1]"),
+		at(piped, "spec.rules[0].backendRefs[1]"),
+	}
+	res.Origins.FieldLines(fs, res.Sources)
+	var got []string
+	for _, f := range fs {
+		got = append(got, strings.TrimPrefix(f.Source.String(), dir+string(filepath.Separator)))
+	}
+	want := []string{"route.yaml:16", "route.yaml:10", "route.yaml:14", "route.yaml:3", "route.yaml:8", "route.yaml:4",
+		"gw.yaml:10", "gw.yaml:15", "list.yaml:16", "<stdin>:15"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("sources\n%q\nwant\n%q", got, want)
+	}
+
+	// A file that changed since it was loaded gives no lines.
+	if err := os.WriteFile(filepath.Join(dir, "route.yaml"), []byte("\n\n\n\n"+locateRoute), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs = []diag.Finding{at(route, "spec.rules[0].backendRefs[1]")}
+	res.Origins.FieldLines(fs, res.Sources)
+	if fs[0].Source != res.Sources.Of(route) {
+		t.Errorf("changed file: source %s, want the document's start %s", fs[0].Source, res.Sources.Of(route))
+	}
+}

@@ -1,0 +1,169 @@
+package load
+
+import (
+	"cmp"
+	"hash/maphash"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gwsim/gwsim/translate/diag"
+)
+
+// Origins are the inputs a load read, under the names sources give them:
+// enough to find a field's line again for the findings that point at
+// one, once the run is over, without holding every input's bytes through
+// it. A file is read again only when a finding needs a line in it, and
+// its lines are used only when it still holds what was loaded (same size
+// and hash); stdin, which cannot be read twice, is kept.
+type Origins struct {
+	seed  maphash.Seed
+	files map[string]stamp
+	stdin []byte
+	limit int64
+}
+
+// stamp identifies the bytes a file held when it was loaded.
+type stamp struct {
+	size int
+	sum  uint64
+}
+
+func newOrigins(limits Limits) *Origins {
+	return &Origins{seed: maphash.MakeSeed(), files: map[string]stamp{}, limit: limits.FileBytes}
+}
+
+// record notes that the input name held data. It is called by the reader
+// only, before the load returns.
+func (o *Origins) record(name string, data []byte) {
+	if name == stdinName {
+		o.stdin = data
+		return
+	}
+	o.files[name] = stamp{size: len(data), sum: maphash.Bytes(o.seed, data)}
+}
+
+// read returns the bytes name held when it was loaded, or false when they
+// are gone (the file changed, or was not read by this load).
+func (o *Origins) read(name string) ([]byte, bool) {
+	if name == stdinName {
+		return o.stdin, o.stdin != nil
+	}
+	st, ok := o.files[name]
+	if !ok {
+		return nil, false
+	}
+	data, err := ReadFile(name, o.limit)
+	if err != nil || len(data) != st.size || maphash.Bytes(o.seed, data) != st.sum {
+		return nil, false
+	}
+	return data, true
+}
+
+// FieldLines puts findings at the line of the field they are about: the
+// Locus when a finding has one, else its Field of its Object. Only a
+// finding at its object's document start (sources) moves, or one with no
+// source whose Locus names an object of the input; a finding the loader
+// placed already keeps its line, and so does one whose field the
+// document does not show. It changes fs in place: the caller sorts them
+// after.
+func (o *Origins) FieldLines(fs []diag.Finding, sources diag.Sources) {
+	if o == nil {
+		return
+	}
+	byFile := map[string][]int{}
+	for i, f := range fs {
+		owner, path := f.Object, f.Field
+		if f.Locus.Field != "" {
+			owner, path = cmp.Or(f.Locus.Object, f.Object), f.Locus.Field
+		}
+		src, ok := sources[owner]
+		if !ok || src.Line == 0 || !isSpecPath(path) {
+			continue
+		}
+		if f.Source != src && (f.Source != diag.Source{} || f.Locus.Object == diag.ObjectRef{}) {
+			continue
+		}
+		fs[i].Source = src
+		byFile[src.File] = append(byFile[src.File], i)
+	}
+	for file, idx := range byFile {
+		data, ok := o.read(file)
+		if !ok {
+			continue
+		}
+		docs := docsByLine(file, data)
+		for _, i := range idx {
+			f := &fs[i]
+			owner, path := f.Object, f.Field
+			if f.Locus.Field != "" {
+				owner, path = cmp.Or(f.Locus.Object, f.Object), f.Locus.Field
+			}
+			if line, ok := docs.line(f.Source.Line, owner, path); ok {
+				f.Source.Line = line
+			}
+		}
+	}
+}
+
+// isSpecPath reports whether path names a field a document may show:
+// status is written by gwsim, never read from the input.
+func isSpecPath(path string) bool {
+	return path != "" && path != "status" && !strings.HasPrefix(path, "status.") && !strings.HasPrefix(path, "status[")
+}
+
+// parsedDocs are a file's documents by their first line, each parsed once
+// when a finding first needs it.
+type parsedDocs struct {
+	docs   map[int]document
+	parsed map[int]*yaml.Node
+}
+
+func docsByLine(file string, data []byte) *parsedDocs {
+	docs, _ := split(file, data)
+	p := &parsedDocs{docs: make(map[int]document, len(docs)), parsed: map[int]*yaml.Node{}}
+	for _, d := range docs {
+		p.docs[d.line] = d
+	}
+	return p
+}
+
+// line is the line of path in owner, the object of the document starting
+// at start (an item of it, when the document is a List).
+func (p *parsedDocs) line(start int, owner diag.ObjectRef, path string) (int, bool) {
+	doc, ok := p.docs[start]
+	if !ok {
+		return 0, false
+	}
+	root, ok := p.parsed[start]
+	if !ok {
+		root = parseDocument(doc)
+		p.parsed[start] = root
+	}
+	if root == nil {
+		return 0, false
+	}
+	return nodeLine(root, doc.base, listItem(root, owner)+path)
+}
+
+// listItem is the path prefix of owner's item (`items[3].`) when root is
+// a List, or "" when it is not one or holds no such item.
+func listItem(root *yaml.Node, owner diag.ObjectRef) string {
+	items, _ := child(root, "items")
+	if items == nil || items.Kind != yaml.SequenceNode {
+		return ""
+	}
+	for i, item := range items.Content {
+		meta, _ := child(item, "metadata")
+		if meta == nil {
+			continue
+		}
+		name, _ := child(meta, "name")
+		kind, _ := child(item, "kind")
+		if name != nil && name.Value == owner.Name && (kind == nil || kind.Value == owner.Kind) {
+			return "items[" + strconv.Itoa(i) + "]."
+		}
+	}
+	return ""
+}
