@@ -117,3 +117,29 @@ func TestFieldLines(t *testing.T) {
 		t.Errorf("changed file: source %s, want the document's start %s", fs[0].Source, res.Sources.Of(route))
 	}
 }
+
+// TestFieldLinesFIFO: a FIFO named with -f (`-f <(kustomize build)`) cannot
+// be read twice; its bytes are kept, so its findings still move to their
+// field, and the second read that would block is never tried.
+func TestFieldLinesFIFO(t *testing.T) {
+	pipe := filepath.Join(t.TempDir(), "built.yaml")
+	if err := mkfifo(pipe); err != nil {
+		t.Skip(err)
+	}
+	go func() {
+		if f, err := os.OpenFile(pipe, os.O_WRONLY, 0); err == nil {
+			f.WriteString(locateRoute)
+			f.Close()
+		}
+	}()
+	res := Load(Options{Paths: []string{pipe}})
+	if len(res.Errors) > 0 {
+		t.Fatal(res.Errors)
+	}
+	route := diag.ObjectRef{Kind: "HTTPRoute", Namespace: "shop", Name: "web"}
+	fs := []diag.Finding{{Object: route, Source: res.Sources.Of(route), Field: "spec.rules[0].backendRefs[1]"}}
+	res.Origins.FieldLines(fs, res.Sources)
+	if want := (diag.Source{File: pipe, Line: 15}); fs[0].Source != want {
+		t.Errorf("source %s, want %s", fs[0].Source, want)
+	}
+}

@@ -3,11 +3,14 @@ package load
 import (
 	"cmp"
 	"hash/maphash"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/gwsim/gwsim/internal/crash"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -16,11 +19,12 @@ import (
 // one, once the run is over, without holding every input's bytes through
 // it. A file is read again only when a finding needs a line in it, and
 // its lines are used only when it still holds what was loaded (same size
-// and hash); stdin, which cannot be read twice, is kept.
+// and hash); an input that cannot be read twice (stdin, a FIFO such as
+// `-f <(kustomize build)`) is kept.
 type Origins struct {
 	seed  maphash.Seed
 	files map[string]stamp
-	stdin []byte
+	kept  map[string][]byte
 	limit int64
 }
 
@@ -31,14 +35,15 @@ type stamp struct {
 }
 
 func newOrigins(limits Limits) *Origins {
-	return &Origins{seed: maphash.MakeSeed(), files: map[string]stamp{}, limit: limits.FileBytes}
+	return &Origins{seed: maphash.MakeSeed(), files: map[string]stamp{}, kept: map[string][]byte{}, limit: limits.FileBytes}
 }
 
-// record notes that the input name held data. It is called by the reader
-// only, before the load returns.
-func (o *Origins) record(name string, data []byte) {
-	if name == stdinName {
-		o.stdin = data
+// record notes that the input name held data, which can be read again
+// from name when again is set. It is called by the reader only, before
+// the load returns.
+func (o *Origins) record(name string, data []byte, again bool) {
+	if !again {
+		o.kept[name] = data
 		return
 	}
 	o.files[name] = stamp{size: len(data), sum: maphash.Bytes(o.seed, data)}
@@ -47,8 +52,8 @@ func (o *Origins) record(name string, data []byte) {
 // read returns the bytes name held when it was loaded, or false when they
 // are gone (the file changed, or was not read by this load).
 func (o *Origins) read(name string) ([]byte, bool) {
-	if name == stdinName {
-		return o.stdin, o.stdin != nil
+	if data, ok := o.kept[name]; ok {
+		return data, true
 	}
 	st, ok := o.files[name]
 	if !ok {
@@ -67,17 +72,16 @@ func (o *Origins) read(name string) ([]byte, bool) {
 // source whose Locus names an object of the input; a finding the loader
 // placed already keeps its line, and so does one whose field the
 // document does not show. It changes fs in place: the caller sorts them
-// after.
+// after. Files are read and parsed on GOMAXPROCS goroutines, each file by
+// one, so that a run with a finding on every route pays for the parsing
+// once per core.
 func (o *Origins) FieldLines(fs []diag.Finding, sources diag.Sources) {
 	if o == nil {
 		return
 	}
 	byFile := map[string][]int{}
 	for i, f := range fs {
-		owner, path := f.Object, f.Field
-		if f.Locus.Field != "" {
-			owner, path = cmp.Or(f.Locus.Object, f.Object), f.Locus.Field
-		}
+		owner, path := locus(f)
 		src, ok := sources[owner]
 		if !ok || src.Line == 0 || !isSpecPath(path) {
 			continue
@@ -88,23 +92,46 @@ func (o *Origins) FieldLines(fs []diag.Finding, sources diag.Sources) {
 		fs[i].Source = src
 		byFile[src.File] = append(byFile[src.File], i)
 	}
-	for file, idx := range byFile {
-		data, ok := o.read(file)
-		if !ok {
-			continue
-		}
-		docs := docsByLine(file, data)
-		for _, i := range idx {
-			f := &fs[i]
-			owner, path := f.Object, f.Field
-			if f.Locus.Field != "" {
-				owner, path = cmp.Or(f.Locus.Object, f.Object), f.Locus.Field
+	files := make(chan string)
+	var wg sync.WaitGroup
+	var bug crash.First
+	for range min(runtime.GOMAXPROCS(0), len(byFile)) {
+		wg.Go(func() {
+			for file := range files {
+				bug.Catch(func() { o.placeIn(file, byFile[file], fs) })
 			}
-			if line, ok := docs.line(f.Source.Line, owner, path); ok {
-				f.Source.Line = line
-			}
+		})
+	}
+	for file := range byFile {
+		files <- file
+	}
+	close(files)
+	wg.Wait()
+	bug.Raise()
+}
+
+// placeIn moves the findings fs[idx], all at documents of file, to their
+// field's line. Each index is written by one goroutine only.
+func (o *Origins) placeIn(file string, idx []int, fs []diag.Finding) {
+	data, ok := o.read(file)
+	if !ok {
+		return
+	}
+	docs := docsByLine(file, data)
+	for _, i := range idx {
+		owner, path := locus(fs[i])
+		if line, ok := docs.line(fs[i].Source.Line, owner, path); ok {
+			fs[i].Source.Line = line
 		}
 	}
+}
+
+// locus is the object and field a finding points at.
+func locus(f diag.Finding) (diag.ObjectRef, string) {
+	if f.Locus.Field != "" {
+		return cmp.Or(f.Locus.Object, f.Object), f.Locus.Field
+	}
+	return f.Object, f.Field
 }
 
 // isSpecPath reports whether path names a field a document may show:

@@ -137,7 +137,7 @@ func readAll(inputs []input, stdin io.Reader, limits Limits, used spent, jobs ch
 			}
 			continue
 		}
-		name, data, problem := r.read(in)
+		name, data, again, problem := r.read(in)
 		if problem != nil && problem.Severity != diag.Error {
 			*readFindings = append(*readFindings, *problem)
 			continue
@@ -146,7 +146,7 @@ func readAll(inputs []input, stdin io.Reader, limits Limits, used spent, jobs ch
 			*readErrs = append(*readErrs, *problem)
 			continue
 		}
-		origins.record(name, data)
+		origins.record(name, data, again)
 		docs, errs := split(name, data)
 		// A JSON value that does not parse loses the rest of its file,
 		// which the error says; the other inputs are read.

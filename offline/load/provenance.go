@@ -79,7 +79,7 @@ func (p *provenance) resolve(doc document) document {
 func (p *provenance) file(name string) []byte {
 	data, ok := p.files[name]
 	if !ok {
-		_, data, _ = p.r.read(input{path: name, listed: true})
+		_, data, _, _ = p.r.read(input{path: name, listed: true})
 		p.files[name] = data
 	}
 	return data

@@ -65,8 +65,10 @@ type inputCache struct {
 
 // read returns the name sources use and the bytes of in, or a problem: a
 // warning for a listed entry that is not a regular file, an error for an
-// input that could not be read or is over a limit.
-func (r *reader) read(in input) (name string, data []byte, problem *diag.Finding) {
+// input that could not be read or is over a limit. again says whether the
+// bytes can be read again from the same name: a regular file's can, those
+// of stdin or a FIFO (`-f <(kustomize build)`) cannot.
+func (r *reader) read(in input) (name string, data []byte, again bool, problem *diag.Finding) {
 	name = in.path
 	if in.path == "-" {
 		name = stdinName
@@ -74,20 +76,20 @@ func (r *reader) read(in input) (name string, data []byte, problem *diag.Finding
 	if r.cache != nil && r.cache.replay {
 		if data, ok := r.cache.kept[in.path]; ok {
 			r.total += int64(len(data))
-			return name, data, nil
+			return name, data, false, nil
 		}
 	}
 	f, closeInput, err := r.open(in)
 	if err != nil {
 		var nr *notRegularError
 		if errors.As(err, &nr) {
-			return name, nil, &diag.Finding{
+			return name, nil, false, &diag.Finding{
 				Severity: diag.Warning, Source: diag.Source{File: name}, Reason: diag.ReasonNotRegularFile,
 				Message: fmt.Sprintf("skipped: %s, not a regular file", nr.what),
 			}
 		}
 		pe := pathError(name, err)
-		return name, nil, &pe
+		return name, nil, false, &pe
 	}
 	defer closeInput()
 	data, overTotal, regular, err := r.readLimited(f)
@@ -99,9 +101,9 @@ func (r *reader) read(in input) (name string, data []byte, problem *diag.Finding
 		if overTotal || errors.Is(err, errTooLarge) {
 			pe = limitError(diag.Source{File: name}, diag.ObjectRef{}, "", r.limitMessage(overTotal))
 		}
-		return name, nil, &pe
+		return name, nil, false, &pe
 	}
-	return name, data, nil
+	return name, data, regular && in.path != "-", nil
 }
 
 // open opens in for reading. A listed entry is opened without blocking (a

@@ -15,7 +15,7 @@ func ReadVars(files, vars []string, limits Limits) (map[string]string, error) {
 	out := map[string]string{}
 	for _, f := range files {
 		r := reader{limits: Limits{FileBytes: limits.FileBytes, TotalBytes: limits.FileBytes}}
-		_, data, problem := r.read(input{path: f})
+		_, data, _, problem := r.read(input{path: f})
 		if problem != nil {
 			return nil, fmt.Errorf("--vars-file %s", problem.Message)
 		}
