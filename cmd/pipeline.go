@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -125,8 +126,8 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		return ok || platform.refs[ref]
 	})...)
 	all = platform.dropFindings(all)
-	loaded.Origins.FieldLines(all, loaded.Sources)
-	pol := applyPolicy(all, ann, p)
+	sources := findingSources(loaded)
+	pol := applyPolicy(all, ann, p, func(fs []diag.Finding) { loaded.Origins.FieldLines(fs, sources) })
 	markStage(ctx, "findings")
 	out := outcome{
 		Result:     res,
@@ -199,6 +200,20 @@ func exitFor(out outcome) error {
 		return &exitError{code: exitFindings}
 	}
 	return nil
+}
+
+// findingSources are the document starts FieldLines places findings by:
+// the loaded objects' and the policies' (which the loader keeps apart, as
+// gwsim does not model them, but whose targetRefs findings point at).
+func findingSources(loaded load.Result) diag.Sources {
+	if len(loaded.Policies) == 0 {
+		return loaded.Sources
+	}
+	sources := maps.Clone(loaded.Sources)
+	for _, p := range loaded.Policies {
+		sources[p.Ref()] = p.Source
+	}
+	return sources
 }
 
 func printFindings(w io.Writer, fs []diag.Finding) {

@@ -22,14 +22,17 @@ type policyResult struct {
 
 // applyPolicy gives every finding its code, then applies --strict, the
 // severity overrides and the suppressions, in that order: a code names the
-// problem as found, and an override or suppression names a code.
-func applyPolicy(all []diag.Finding, ann annotations, p *pipelineFlags) policyResult {
+// problem as found, and an override or suppression names a code. place
+// puts the findings, those about suppressions included, at their fields'
+// lines before they are sorted.
+func applyPolicy(all []diag.Finding, ann annotations, p *pipelineFlags, place func([]diag.Finding)) policyResult {
 	all = diag.WithCodes(append(all, ann.bad...))
 	if p.Strict {
 		all = escalate(all)
 	}
 	pol := p.Findings.policy
 	all = append(all, diag.WithCodes(diag.Unused(all, pol.Ignores, ann.ignore, ann.sources))...)
+	place(all)
 	for i, f := range all {
 		if sev, ok := pol.Severity[f.Code]; ok {
 			all[i].Severity = sev

@@ -56,7 +56,7 @@ func ConditionFindings(objs []client.Object, sources diag.Sources) []diag.Findin
 					continue
 				}
 				seen[c.Type+c.Message] = true
-				emit(fmt.Sprintf("status.ancestors[%s]", parentRefString(a.AncestorRef)), "", c)
+				emit(fmt.Sprintf("status.ancestors[%s]", parentRefString(a.AncestorRef)), backendTLSLocus(c), c)
 			}
 		case *gwv1.ListenerSet:
 			ref.Kind = "ListenerSet"
@@ -120,7 +120,11 @@ func listenerSetFindings(ls *gwv1.ListenerSet, emit func(string, string, *metav1
 		}
 	}
 	if c := firstUnhealthy(ls.Status.Conditions); c != nil && !reported {
-		emit("status", "", c)
+		at := ""
+		if c.Reason == string(gwv1.ListenerSetReasonNotAllowed) || c.Reason == string(gwv1.ListenerSetReasonParentNotAccepted) {
+			at = "spec.parentRef" // the Gateway that does not take it
+		}
+		emit("status", at, c)
 	}
 }
 

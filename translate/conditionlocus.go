@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -29,22 +30,40 @@ func conditionLocus(at, msg string) string {
 	return at
 }
 
-// messagePath is the field path a message starts with (`path: ...`), or
-// the first absolute one it gives in parentheses (`rule 1
-// (spec.rules[1].filters: ...)`), or "".
+// messagePath is the field path a message starts with (`path: ...`, or
+// `spec.parametersRef names ...`), or the first absolute one it gives in
+// parentheses (`rule 1 (spec.rules[1].filters: ...)`) or after a colon
+// (`address type not supported: spec.addresses[0] (...)`), or "". A path
+// in parentheses that no colon follows may be another object's (a
+// ListenerSet's condition quotes its Gateway's
+// `spec.allowedListeners.namespaces.selector`), so it is not taken.
 func messagePath(msg string) string {
 	if head, _, ok := strings.Cut(msg, ": "); ok && isFieldPath(head) {
 		return head
 	}
+	if head, _, ok := strings.Cut(msg, " "); ok && strings.HasPrefix(head, "spec.") && isFieldPath(head) {
+		return head
+	}
 	for rest := msg; ; {
-		i := strings.Index(rest, "(spec.")
+		i := strings.Index(rest, "spec.")
 		if i < 0 {
 			return ""
 		}
-		rest = rest[i+1:]
-		if head, _, ok := strings.Cut(rest, ": "); ok && isFieldPath(head) {
+		before := rest[:i]
+		rest = rest[i:]
+		head := rest
+		if j := strings.IndexAny(rest, " :)"); j >= 0 {
+			head = rest[:j]
+		}
+		after := rest[len(head):]
+		switch {
+		case !isFieldPath(head):
+		case strings.HasSuffix(before, "(") && strings.HasPrefix(after, ": "):
+			return head
+		case strings.HasSuffix(before, ": ") && (after == "" || strings.HasPrefix(after, " (")):
 			return head
 		}
+		rest = rest[len("spec."):]
 	}
 }
 
@@ -108,4 +127,21 @@ func sameParentRef(a, b gwv1.ParentReference) bool {
 
 func eqPtr[T comparable](a, b *T) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
+// backendTLSLocus is the field a BackendTLSPolicy's condition for an
+// ancestor is about when its message names none: the targetRefs for a
+// conflict with another policy or a target it cannot apply to (a UDP
+// Service), the validation for a CA it cannot use.
+func backendTLSLocus(c *metav1.Condition) string {
+	switch {
+	case c.Reason == string(gwv1.PolicyReasonConflicted):
+		return "spec.targetRefs"
+	case c.Reason == string(gwv1.BackendTLSPolicyReasonNoValidCACertificate),
+		c.Reason == string(gwv1.PolicyReasonInvalid) && strings.Contains(c.Message, "CACertificate"):
+		return "spec.validation"
+	case c.Reason == string(gwv1.PolicyReasonInvalid):
+		return "spec.targetRefs"
+	}
+	return ""
 }

@@ -13,9 +13,15 @@ func TestConditionLocus(t *testing.T) {
 		// A dropped rule's reason in parentheses.
 		{"spec.parentRefs[0]", "Dropped Rule(s): rule 1 (spec.rules[1].filters: RequestRedirect and URLRewrite filters may not be combined)", "spec.rules[1].filters"},
 		{"", "no CA certificate reference is valid (spec.validation.caCertificateRefs[0]: ConfigMap app/x does not exist)", "spec.validation.caCertificateRefs[0]"},
-		// Text that is no path stays at the entry.
+		// A path the message starts with, or gives after a colon.
+		{"", "spec.parametersRef names ConfigMap infra/nowhere, which does not exist", "spec.parametersRef"},
+		{"", "address type not supported (gwsim supports IPAddress and Hostname): spec.addresses[0] (x)", "spec.addresses[0]"},
+		{"", "address value is not valid for its type: spec.addresses[1]", "spec.addresses[1]"},
+		// Text that is no path stays at the entry, and so does a path in
+		// parentheses with no colon after it (another object's field).
 		{"spec.listeners[1]", "protocol \"example.com/custom\" is not supported; use HTTP: or HTTPS", "spec.listeners[1]"},
-		{"", "address type not supported (gwsim supports IPAddress and Hostname): spec.addresses[0] (x)", ""},
+		{"spec.parentRef", "Gateway infra/edge does not select namespace team-b (spec.allowedListeners.namespaces.selector gateway-access=true)", "spec.parentRef"},
+		{"", "see spec.rules for more", ""},
 		{"spec.parentRefs[0]", "Hostname: (spec.rules x", "spec.parentRefs[0]"},
 	}
 	for _, tt := range tests {
