@@ -210,7 +210,7 @@ func sarifRuleID(f diag.Finding) string {
 
 func sarifResultOf(f diag.Finding, uri string, index map[string]int) sarifResult {
 	id := sarifRuleID(f)
-	res := sarifResult{RuleID: id, RuleIndex: index[id], Level: sarifLevel(f.Severity), Message: sarifText{Text: findingText(f)},
+	res := sarifResult{RuleID: id, RuleIndex: index[id], Level: sarifLevel(f.Severity), Message: sarifText{Text: sarifMessage(f)},
 		PartialFingerprints: map[string]string{"gwsimFinding/v1": findingFingerprint(f)}}
 	loc := sarifLocation{PhysicalLocation: &sarifPhysicalLocation{ArtifactLocation: sarifArtifact{URI: fileURI(uri), URIBaseID: sarifRootID}}}
 	if f.Source.Line > 0 {
@@ -221,12 +221,26 @@ func sarifResultOf(f diag.Finding, uri string, index map[string]int) sarifResult
 	return res
 }
 
+// sarifMessage is a finding's text, or its code's title when the text is
+// blank (a message made of a manifest's spaces): GitHub refuses a result
+// or notification whose message has no text.
+func sarifMessage(f diag.Finding) string {
+	msg := findingText(f)
+	if strings.TrimSpace(msg) != "" {
+		return msg
+	}
+	if c, ok := diag.LookupCode(f.Code); ok {
+		return c.Title
+	}
+	return sarifRuleID(f)
+}
+
 // sarifNotificationOf renders a finding that has no file in the
 // repository; its message starts with the place it has, if any
 // (<stdin>:12, a path outside the repository).
 func sarifNotificationOf(f diag.Finding, sup []sarifSuppression, index map[string]int) sarifNotification {
 	id := sarifRuleID(f)
-	msg := findingText(f)
+	msg := sarifMessage(f)
 	if where := f.Source.String(); where != "" {
 		msg = where + ": " + msg
 	}
