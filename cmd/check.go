@@ -22,7 +22,8 @@ func checkCommand() pipelineCommand {
 		formats: findingsFormats,
 		options: opts,
 		render: func(w io.Writer, f format, out outcome) error {
-			r := findingsReport{Findings: out.Findings, Suppressed: out.Suppressed, Threshold: out.Threshold, Root: out.Root, Unread: out.Unread}
+			r := findingsReport{Findings: out.Findings, Suppressed: out.Suppressed, Threshold: out.Threshold, Root: out.Root, Unread: out.Unread,
+				Width: opts.width(out.Columns)}
 			if out.Result != nil && opts.lists(f, formatJUnit) { // the one format that lists clean objects
 				r.Objects = checkedObjects(out.Result.Objects, out.Sources)
 			}

@@ -18,6 +18,8 @@ import (
 type checkOptions struct {
 	OutputThreshold string
 	OutputFiles     []string
+	// Width is --width: -1 (the default) follows the terminal.
+	Width int
 
 	// threshold is --output-threshold parsed; nil means each format's
 	// default (outputThresholdFor).
@@ -36,9 +38,26 @@ func (o *checkOptions) register(fs *pflag.FlagSet) {
 		"least severity of a finding that is printed: error|warning|info (default info, warning with -o github); what fails the run is --failure-threshold")
 	fs.StringArrayVar(&o.OutputFiles, "output-file", nil,
 		"also write the findings in another format to a file, as FORMAT=PATH (sarif=gwsim.sarif, markdown=summary.md); repeatable")
+	fs.IntVar(&o.Width, "width", -1,
+		"column at which text output wraps a finding's message onto continuation lines; 0 prints one line per finding (default: the terminal's width when stdout is a terminal, else 0)")
+}
+
+// width is the column text output wraps at: --width, else the width of
+// the terminal stdout is (columns), else 0. Output that is not a
+// terminal's (a pipe, a file, a CI log) keeps one line per finding: grep,
+// editors' error formats and CI problem matchers read a finding from one
+// line, and a log viewer or pager wraps long lines itself.
+func (o *checkOptions) width(columns int) int {
+	if o.Width >= 0 {
+		return o.Width
+	}
+	return columns
 }
 
 func (o *checkOptions) complete() error {
+	if o.Width < -1 {
+		return usageErrorf("--width %d: want a number of columns, or 0 for one line per finding", o.Width)
+	}
 	if o.OutputThreshold != "" {
 		s, err := diag.ParseSeverity(o.OutputThreshold)
 		if err != nil {
@@ -109,6 +128,7 @@ func (o *checkOptions) shown(r findingsReport, f format) findingsReport {
 // writeFiles writes the report to each --output-file. A file that cannot
 // be created or written is an I/O error (exit 2), never a usage error.
 func (o *checkOptions) writeFiles(r findingsReport, render func(w io.Writer, f format, r findingsReport) error) error {
+	r.Width = o.width(0) // a file is not a terminal
 	for _, of := range o.files {
 		if err := writeReportFile(of, o.shown(r, of.format), render); err != nil {
 			return err

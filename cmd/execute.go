@@ -33,6 +33,10 @@ type Env struct {
 	// root found from the inputs; golden tests pin it so that their files
 	// do not depend on where the checkout sits.
 	SourceRoot string
+	// Columns is the width of the terminal stdout is, 0 when it is none:
+	// check's text output wraps at it. ExecuteWith finds it when it is 0;
+	// tests set it to stand for a terminal.
+	Columns int
 }
 
 // Execute runs gwsim with args (without the program name) and returns the
@@ -56,6 +60,9 @@ func ExecuteWith(args []string, streams Streams, env Env) (code int) {
 			code = exitBug
 		}
 	}()
+	if env.Columns == 0 {
+		env.Columns = terminalColumns(streams.Out) // before the writers below hide the file
+	}
 	// stdout is buffered: renderers write many small pieces (a table
 	// row, a YAML scalar), and one write per piece costs more than the
 	// rendering itself on large outputs. stderr stays unbuffered.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gwsim/gwsim/cmd/yamlenc"
 	"github.com/gwsim/gwsim/internal/safetext"
+	"github.com/gwsim/gwsim/internal/textwrap"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -23,7 +24,9 @@ import (
 // YAML document holding them, and checks each output with its real parser
 // and the injection rules: JSON and SARIF decode (and SARIF passes
 // GitHub's ingestion rules), JUnit is XML, YAML reads back to the same
-// strings, each finding is one line of text and one workflow command,
+// strings, each finding is one line of text (or, wrapped, a first line and
+// continuation lines that unwrap to it) and one workflow command, no line
+// of text reads as a workflow command,
 // each Markdown table row one line with its cells, and no output holds a
 // raw control character outside JSON and YAML escapes.
 func FuzzOutputs(f *testing.F) {
@@ -32,6 +35,10 @@ func FuzzOutputs(f *testing.F) {
 	for i, s := range seeds {
 		f.Add(s, seeds[(i+1)%len(seeds)], seeds[(i+2)%len(seeds)])
 	}
+	// Words that a wrapped line could start with, and file names that
+	// start the line.
+	f.Add("ok ::error title=F::x", "see ::warning::y and ##[error]z", "::error::f.yaml")
+	f.Add(" ", " ", " \t##[error]x")
 	f.Fuzz(func(t *testing.T, name, message, file string) {
 		fs := diag.WithCodes([]diag.Finding{
 			{Severity: diag.Error, Object: diag.ObjectRef{Kind: "HTTPRoute", Namespace: "shop", Name: name}, Source: diag.Source{File: file, Line: 3},
@@ -51,6 +58,7 @@ func FuzzOutputs(f *testing.F) {
 				t.Errorf("-o %s: %v\n%q", format, err, buf.String())
 			}
 		}
+		checkWrappedText(t, r)
 		checkTable(t, []string{name, message, file})
 		checkYAML(t, map[string]any{"name": name, name: []string{message, file}})
 	})
@@ -95,7 +103,51 @@ func checkOutput(f format, out string, n int) error {
 	if f == formatText && len(lines) != n+1 {
 		return errors.New("not one line per finding")
 	}
+	if f == formatText {
+		return checkLineStarts(lines)
+	}
 	return nil
+}
+
+// checkLineStarts checks that no line of text output reads as a workflow
+// command once the runner has trimmed its leading blanks.
+func checkLineStarts(lines []string) error {
+	for _, l := range lines {
+		if t := strings.TrimLeft(l, " \t"); strings.HasPrefix(t, "::") || strings.HasPrefix(t, "##[") {
+			return errors.New("a line a runner reads as a workflow command: " + l)
+		}
+	}
+	return nil
+}
+
+// checkWrappedText renders r as text wrapped at a narrow width: every
+// finding is a first line and continuation lines that start with the
+// gutter, which unwrap to the finding's one line, and no line reads as a
+// workflow command.
+func checkWrappedText(t *testing.T, r findingsReport) {
+	var flat, wrapped bytes.Buffer
+	if err := renderFindings(&flat, formatText, r); err != nil {
+		t.Fatal(err)
+	}
+	r.Width = 24
+	if err := renderFindings(&wrapped, formatText, r); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(wrapped.String(), "\n"), "\n")
+	var findings []string
+	for _, l := range lines {
+		if rest, ok := strings.CutPrefix(l, textwrap.Gutter); ok && len(findings) > 0 {
+			findings[len(findings)-1] += " " + rest
+			continue
+		}
+		findings = append(findings, l)
+	}
+	if got := strings.Join(findings, "\n") + "\n"; got != flat.String() {
+		t.Errorf("-o text at width 24 unwraps to\n%q\nwant\n%q", got, flat.String())
+	}
+	if err := checkLineStarts(lines); err != nil {
+		t.Errorf("-o text at width 24: %v\n%q", err, wrapped.String())
+	}
 }
 
 // checkMarkdown checks the CommonMark lines of a summary: no raw control

@@ -55,6 +55,9 @@ type outcome struct {
 	// Unread marks the outcome of an input that could not be read: it
 	// holds the input errors alone.
 	Unread bool
+	// Columns is the width of the terminal stdout is, or 0 when it is
+	// none; set for check only.
+	Columns int
 }
 
 // runPipeline is the one path from flags to results that every command

@@ -61,6 +61,9 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 		root = findRepoRoot(flags.Files, env.SourceRoot)
 	}
 	out.Root = root
+	if p.findingsAreOutput {
+		out.Columns = env.Columns
+	}
 	var ee *exitError
 	if err != nil && p.findingsAreOutput && f != formatText && errors.As(err, &ee) && len(ee.inputErrors) > 0 {
 		// Machine-readable check output must explain an exit 2 as well;

@@ -30,6 +30,9 @@ type findingsReport struct {
 	Hidden []diag.Finding
 	// OutputThreshold is the least severity printed, when Hidden is set.
 	OutputThreshold diag.Severity
+	// Width is the column text output wraps messages at (--width); 0
+	// prints each finding on one line.
+	Width int
 }
 
 // summary counts the report's findings, those printed and those hidden.

@@ -263,8 +263,21 @@ func IsStrictError(reason string) bool {
 // fields, messages, file names) is made visible (safetext.Visible): the
 // line is one line, and no line of output starts with manifest text.
 func (f Finding) String() string {
+	return f.Head() + safetext.Visible(f.Message)
+}
+
+// Head is String up to the message: the place, the severity and code, the
+// object and the field, each followed by ": ". Text output wraps the
+// message after it and never breaks it.
+func (f Finding) Head() string {
 	var b strings.Builder
 	if loc := f.Source.String(); loc != "" {
+		if strings.ContainsRune(" \t:#", rune(loc[0])) {
+			// A file name the runner of a CI log would read as the start
+			// of a workflow command (`::error::x.yaml`, `##[error]`) once
+			// it trims leading blanks: the same path, as ./ names it.
+			b.WriteString("./")
+		}
 		b.WriteString(loc + ": ")
 	}
 	b.WriteString(f.Severity.String())
@@ -278,7 +291,6 @@ func (f Finding) String() string {
 	if f.Field != "" {
 		b.WriteString(f.Field + ": ")
 	}
-	b.WriteString(f.Message)
 	return safetext.Visible(b.String())
 }
 

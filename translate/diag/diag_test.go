@@ -15,6 +15,9 @@ func TestFindingString(t *testing.T) {
 		{Finding{Severity: Info, Object: ObjectRef{Kind: "GatewayClass", Name: "gc"}, Message: "assumed"}, "info: GatewayClass gc: assumed"},
 		{Finding{Severity: Warning, Source: Source{File: "b.yaml", Line: 1}, Message: "no object"}, "b.yaml:1: warning: no object"},
 		{Finding{Severity: Error, Source: Source{File: "missing.yaml"}, Message: "cannot read"}, "missing.yaml: error: cannot read"},
+		// A file name a CI runner would read as a workflow command.
+		{Finding{Severity: Error, Source: Source{File: "::error::x.yaml", Line: 2}, Message: "m"}, "./::error::x.yaml:2: error: m"},
+		{Finding{Severity: Error, Source: Source{File: " ##[error]x.yaml", Line: 2}, Message: "m"}, "./ ##[error]x.yaml:2: error: m"},
 	}
 	for _, tt := range tests {
 		if got := tt.f.String(); got != tt.want {
