@@ -121,7 +121,7 @@ func readAll(inputs []input, stdin io.Reader, limits Limits, used spent, jobs ch
 	idx := 0
 	r := reader{limits: limits, stdin: stdin, cache: cache, total: used.bytes}
 	aliases := aliasBudget{perDoc: limits.ExpandedBytes, total: limits.TotalExpandedBytes, used: used.expanded}
-	prov := provenance{r: &r, files: map[string][]byte{}, loc: newLocator()}
+	prov := provenance{r: &r, files: map[string][]byte{}, loc: newLocator(), origins: origins}
 	for i, in := range inputs {
 		if probe.stopped() {
 			return

@@ -28,6 +28,8 @@ type provenance struct {
 	r     *reader
 	files map[string][]byte
 	loc   *locator
+	// origins learn the files read here too: findings point into them.
+	origins *Origins
 }
 
 // resolve returns doc with the source it names, or doc unchanged.
@@ -79,8 +81,12 @@ func (p *provenance) resolve(doc document) document {
 func (p *provenance) file(name string) []byte {
 	data, ok := p.files[name]
 	if !ok {
-		_, data, _, _ = p.r.read(input{path: name, listed: true})
+		var again bool
+		_, data, again, _ = p.r.read(input{path: name, listed: true})
 		p.files[name] = data
+		if data != nil {
+			p.origins.record(name, data, again)
+		}
 	}
 	return data
 }
