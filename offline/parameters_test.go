@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,8 +17,9 @@ import (
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
-// TestRunWithParametersRefs: the reconcilers read the ConfigMaps that
-// parametersRefs name, and find other kinds among Options.OtherObjects, so
+// TestRunWithParametersRefs: the reconcilers read the ConfigMaps and
+// EnvoyProxies that parametersRefs name, and find other kinds among
+// Options.OtherObjects, so
 // the status they store (Accepted, or InvalidParameters where the object
 // is missing) is what Translate computes over the whole world.
 func TestRunWithParametersRefs(t *testing.T) {
@@ -40,6 +42,8 @@ func TestRunWithParametersRefs(t *testing.T) {
 		classParams("vendor", envoy, "EnvoyProxy", "proxy"), classParams("vendor-bad", envoy, "EnvoyProxy", "missing"),
 		gatewayParams("good", "", "ConfigMap", "params"), gatewayParams("bad", "", "ConfigMap", "missing"),
 		gatewayParams("vendor", envoy, "EnvoyProxy", "proxy"), gatewayParams("vendor-bad", envoy, "EnvoyProxy", "missing"),
+		classParams("typed", envoy, "EnvoyProxy", "typed"), gatewayParams("typed", envoy, "EnvoyProxy", "typed"),
+		&egv1a1.EnvoyProxy{ObjectMeta: metav1.ObjectMeta{Namespace: "infra", Name: "typed"}},
 		configMap, namespace("infra"),
 	}
 	want := map[string]string{ // object -> Accepted reason
@@ -47,6 +51,7 @@ func TestRunWithParametersRefs(t *testing.T) {
 		"GatewayClass vendor": "Accepted", "GatewayClass vendor-bad": "InvalidParameters",
 		"Gateway infra/good": "Accepted", "Gateway infra/bad": "InvalidParameters",
 		"Gateway infra/vendor": "Accepted", "Gateway infra/vendor-bad": "InvalidParameters",
+		"GatewayClass typed": "Accepted", "Gateway infra/typed": "Accepted",
 	}
 	opts := testOptions()
 	opts.OtherObjects = []translate.OtherObject{{Group: envoy, Kind: "EnvoyProxy", Namespace: "infra", Name: "proxy"}}

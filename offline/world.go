@@ -37,6 +37,7 @@ func worldLists() []func() client.ObjectList {
 		func() client.ObjectList { return &corev1.NamespaceList{} },
 		func() client.ObjectList { return &egv1a1.BackendList{} },
 		func() client.ObjectList { return &egv1a1.HTTPRouteFilterList{} },
+		func() client.ObjectList { return &egv1a1.EnvoyProxyList{} },
 	}
 	for _, k := range controller.RouteKinds() {
 		lists = append(lists, k.NewList)

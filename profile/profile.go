@@ -39,6 +39,9 @@ const EnvoyGatewayGroup = "gateway.envoyproxy.io"
 var (
 	BackendKind         = schema.GroupKind{Group: EnvoyGatewayGroup, Kind: "Backend"}
 	HTTPRouteFilterKind = schema.GroupKind{Group: EnvoyGatewayGroup, Kind: "HTTPRouteFilter"}
+	// EnvoyProxyKind is read where a GatewayClass's parametersRef names
+	// it: its mergeGateways makes the class's Gateways one data plane.
+	EnvoyProxyKind = schema.GroupKind{Group: EnvoyGatewayGroup, Kind: "EnvoyProxy"}
 )
 
 // Parse checks a profile name given by a user; "" is Auto.
@@ -105,7 +108,7 @@ func (p Profile) Simulates(gk schema.GroupKind) bool {
 // Of returns the profile named n; Auto is Generic here (see For).
 func Of(n Name) Profile {
 	if n == EnvoyGateway {
-		return Profile{Name: EnvoyGateway, Kinds: []schema.GroupKind{BackendKind, HTTPRouteFilterKind}, Status: envoyGatewayStatus}
+		return Profile{Name: EnvoyGateway, Kinds: []schema.GroupKind{BackendKind, HTTPRouteFilterKind, EnvoyProxyKind}, Status: envoyGatewayStatus}
 	}
 	return Profile{Name: Generic}
 }

@@ -29,6 +29,8 @@ func (w *world) gatewayClassStatus(c *gwv1.GatewayClass) (gwv1.GatewayClassStatu
 	if p, ok := classParameters(c); ok {
 		if problem := w.parametersProblem(p); problem != "" {
 			accepted = falseCond(string(gwv1.GatewayClassConditionStatusAccepted), string(gwv1.GatewayClassReasonInvalidParameters), problem)
+		} else if ep := w.readEnvoyProxy(c, p); ep != "" {
+			findings = append(findings, finding(diag.Info, p.field, diag.ReasonNotSupportedYet, ep))
 		} else {
 			findings = append(findings, parametersNotInterpreted(p, finding))
 		}

@@ -51,6 +51,8 @@ func (in *Input) Add(obj any) bool {
 		in.Backends = append(in.Backends, o)
 	case *egv1a1.HTTPRouteFilter:
 		in.HTTPRouteFilters = append(in.HTTPRouteFilters, o)
+	case *egv1a1.EnvoyProxy:
+		in.EnvoyProxies = append(in.EnvoyProxies, o)
 	default:
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/profile"
 	"github.com/gwsim/gwsim/translate/diag"
 )
 
@@ -83,6 +84,7 @@ func (w *world) parametersProblem(p parametersRef) string {
 	case inputKind(p.group, p.kind):
 		return fmt.Sprintf("%s names %s, a kind that holds no parameters; point it at a ConfigMap or at the implementation's parameters kind "+
 			"(the spec rejects a reference to an unsupported kind)", p.field, p.describe())
+	case p.group == profile.EnvoyProxyKind.Group && p.kind == profile.EnvoyProxyKind.Kind && w.egProxies[keyOf(p.ns, p.name)] != nil:
 	case !w.others[OtherObject{Group: p.group, Kind: p.kind, Namespace: p.ns, Name: p.name}] && !w.assumeParameters(p):
 		return fmt.Sprintf("%s names %s, which is not in the input; add it, or fix the reference", p.field, p.describe())
 	}

@@ -48,6 +48,7 @@ func translateOn(in Input, opts Options, sp spread) Output {
 			gateways[keyOf(g.Namespace, g.Name)] = gr
 		}
 	}
+	w.markMergedGateways(gateways)
 	sets := listenerSetsOf(gateways)
 	out.Findings = append(out.Findings, w.listenerSetParentFindings(gateways)...)
 	routes, parentsOf, fs := w.translateAndAttach(gateways, sets, sp)

@@ -47,6 +47,9 @@ type Input struct {
 	// HTTPRouteFilters are Envoy Gateway HTTPRouteFilters, applied where a
 	// route's profile simulates them (egroutefilter.go).
 	HTTPRouteFilters []*egv1a1.HTTPRouteFilter
+	// EnvoyProxies are Envoy Gateway EnvoyProxies, read where a
+	// GatewayClass's parametersRef names one (mergegateways.go).
+	EnvoyProxies []*egv1a1.EnvoyProxy
 	// OtherObjects are the objects of the input whose kinds Translate does
 	// not read (see OtherObject). A parametersRef resolves to one.
 	OtherObjects []OtherObject

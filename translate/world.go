@@ -28,6 +28,7 @@ type world struct {
 	configMaps     map[types.NamespacedName]*corev1.ConfigMap
 	namespaces     map[string]*corev1.Namespace
 	egBackends     map[types.NamespacedName]*egv1a1.Backend
+	egProxies      map[types.NamespacedName]*egv1a1.EnvoyProxy
 	egRouteFilters map[types.NamespacedName]*egv1a1.HTTPRouteFilter
 	others         map[OtherObject]bool
 	// slicesBySvc holds the EndpointSlices of each Service, slicesByImport
@@ -107,6 +108,12 @@ func (w *world) indexObjects() {
 		w.egBackends = make(map[types.NamespacedName]*egv1a1.Backend, len(in.Backends))
 		for _, b := range in.Backends {
 			w.egBackends[keyOf(b.Namespace, b.Name)] = b
+		}
+	}
+	if len(in.EnvoyProxies) > 0 {
+		w.egProxies = make(map[types.NamespacedName]*egv1a1.EnvoyProxy, len(in.EnvoyProxies))
+		for _, p := range in.EnvoyProxies {
+			w.egProxies[keyOf(p.Namespace, p.Name)] = p
 		}
 	}
 	if len(in.HTTPRouteFilters) > 0 {

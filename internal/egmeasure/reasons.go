@@ -47,7 +47,7 @@ var reasons = []Reason{
 		regexp.MustCompile(`PartiallyInvalidCertificateRef|ListenersNotResolved|TLSRoute parent Accepted|ListenerSet Accepted: EG True/Accepted|SDSCertificateOpaque|CACertificate|InvalidCertificateRef|UnsupportedTLSMode|RefNotPermitted|listener Programmed|NoValidCACertificate|UnsupportedProtocol`)},
 	{"ListenerSets: when listeners of one ListenerSet clash among themselves, EG lets no ListenerSet listener of that hostname keep the port (validateConflictedHostnameListeners); gwsim lets the next ListenerSet's listener keep it",
 		regexp.MustCompile(`^ListenerSet listener (Accepted|Conflicted|Programmed): EG \S*HostnameConflict`)},
-	{"mergeGateways: EG's merged Gateways conflict and overlap across Gateways",
+	{"Listener conflicts: EG decides Conflicted and OverlappingTLSConfig among one Gateway's listeners otherwise (validateConflictedProtocolsListeners, validateConflictedHostnameListeners)",
 		regexp.MustCompile(`OverlappingTLSConfig|Conflicted`)},
 }
 

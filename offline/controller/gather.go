@@ -50,6 +50,9 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gwv1.Gateway, class 
 	if err := r.gatherRoutes(ctx, s, gwKey); err != nil {
 		return nil, err
 	}
+	if err := r.gatherMergedPeers(ctx, s); err != nil {
+		return nil, err
+	}
 	ns, err := ListObjects(ctx, r.Client, &corev1.NamespaceList{}, CachedRead)
 	if err != nil {
 		return nil, fmt.Errorf("listing Namespaces: %w", err)
@@ -127,7 +130,6 @@ func (r *GatewayReconciler) gatherRoutes(ctx context.Context, s *slice, gwKey st
 // ListenerSets) and the Gateway's backend client certificate name. Missing
 // Secrets are left out: Translate reports them.
 func (r *GatewayReconciler) gatherSecrets(ctx context.Context, s *slice) error {
-	gw := s.in.Gateways[0]
 	var keys []types.NamespacedName
 	add := func(fromNS string, ref gwv1.SecretObjectReference) {
 		if deref(ref.Group) != "" || deref(ref.Kind) != "Secret" { // defaulted by the CRD
@@ -142,14 +144,17 @@ func (r *GatewayReconciler) gatherSecrets(ctx context.Context, s *slice) error {
 		}
 		keys = append(keys, key)
 	}
-	for _, l := range gw.Spec.Listeners {
-		if l.TLS != nil {
-			for _, ref := range l.TLS.CertificateRefs {
-				add(gw.Namespace, ref)
+	// The Gateways of a merged data plane: the Gateway's, then its peers'.
+	for _, gw := range s.in.Gateways {
+		for _, l := range gw.Spec.Listeners {
+			if l.TLS != nil {
+				for _, ref := range l.TLS.CertificateRefs {
+					add(gw.Namespace, ref)
+				}
 			}
 		}
 	}
-	if gw.Spec.TLS != nil && gw.Spec.TLS.Backend != nil && gw.Spec.TLS.Backend.ClientCertificateRef != nil {
+	if gw := s.in.Gateways[0]; gw.Spec.TLS != nil && gw.Spec.TLS.Backend != nil && gw.Spec.TLS.Backend.ClientCertificateRef != nil {
 		add(gw.Namespace, *gw.Spec.TLS.Backend.ClientCertificateRef)
 	}
 	for _, ls := range s.in.ListenerSets {

@@ -217,11 +217,11 @@ func TestLoad(t *testing.T) {
 	}, {
 		name: "kinds gwsim does not use are summed up in one finding",
 		files: map[string]string{"a.yaml": deploymentYAML + "---\n" + deploymentYAML +
-			"---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: EnvoyProxy\nmetadata: {name: p}\n---\n" +
+			"---\napiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: p}\n---\n" +
 			"apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: sa}\n---\n" + routeYAML},
 		want: summary{
 			Objects:  []string{"HTTPRoute default/r gateway.networking.k8s.io/v1 @ a.yaml:19"},
-			Findings: []string{"info: 4 objects of kinds gwsim does not model (a reference to one resolves; its effect is not simulated): apps/Deployment (2), core/ServiceAccount (1), gateway.envoyproxy.io/EnvoyProxy (1)"},
+			Findings: []string{"info: 4 objects of kinds gwsim does not model (a reference to one resolves; its effect is not simulated): apps/Deployment (2), cert-manager.io/Certificate (1), core/ServiceAccount (1)"},
 		},
 	}, {
 		name:  "unknown field is a warning with its path; the object loads",
@@ -407,13 +407,13 @@ func TestLoadTypes(t *testing.T) {
 // loader cannot know its kind's scope.
 func TestLoadOthers(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"a.yaml": deploymentYAML + "---\n" + deploymentYAML +
-		"---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: EnvoyProxy\nmetadata: {name: p, namespace: infra}\n---\n" +
+		"---\napiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: p, namespace: infra}\n---\n" +
 		"apiVersion: v1\nkind: ServiceAccount\nmetadata: {namespace: infra}\n---\n" + routeYAML})
 	got := Load(Options{Paths: []string{dir}, Namespace: "apps"}).Others
 	want := []translate.OtherObject{
 		{Group: "apps", Kind: "Deployment", Name: "d"},
 		{Group: "apps", Kind: "Deployment", Namespace: "apps", Name: "d"},
-		{Group: "gateway.envoyproxy.io", Kind: "EnvoyProxy", Namespace: "infra", Name: "p"},
+		{Group: "cert-manager.io", Kind: "Certificate", Namespace: "infra", Name: "p"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Others (-want +got):\n%s", diff)
