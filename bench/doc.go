@@ -1,4 +1,4 @@
-// Package bench holds gwsim's stage benchmarks (issue 7): each stage of the
+// Package bench holds gwsim's stage benchmarks: each stage of the
 // pipeline on its own (decode, store load, reconcile to fixpoint, reading
 // the world back, translate, the whole offline run) and the bare-decode
 // floor they are compared against, at the sizes synth.Sizes returns, each

@@ -80,7 +80,7 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 	// beside its output (about a tenth of the live heap at 10k routes),
 	// so it fits under the heap goal the read stage left, and a forced
 	// cycle cost a tenth of a second at 10k and seconds at 100k
-	// (docs/performance.md, issue 18 session 7). What the renderer does
+	// (docs/performance.md). What the renderer does
 	// not read need not stay live while it runs: the Output's status
 	// repeats the statuses Result.Objects carry (about 47 MB at 100,000
 	// routes).

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"

@@ -1,5 +1,5 @@
-// Package baseline is the floor gwsim's performance is measured against
-// (issue 7): the bare decode of a manifest directory into typed objects,
+// Package baseline is the floor gwsim's performance is measured against:
+// the bare decode of a manifest directory into typed objects,
 // and nothing else. It reads the same files gwsim reads, in the same order,
 // cuts them at "---" lines and decodes each document with apimachinery's
 // universal deserializer (YAML to JSON, then JSON into the struct), on as

@@ -1,5 +1,5 @@
 // Package synth writes synthetic but valid Gateway API manifest sets of any
-// size, for gwsim's benchmarks (issue 7). A set is what a large platform
+// size, for gwsim's benchmarks. A set is what a large platform
 // repository holds: a few shared Gateways in "infra", and many teams'
 // routes, each with its own Service and EndpointSlice.
 //

@@ -1,6 +1,6 @@
 // Package yamljson converts the YAML that manifests are written in to JSON
-// quickly, without reflection or intermediate maps, for gwsim's loader
-// (issue 7). Its contract is narrow: when Convert says ok, its JSON is byte
+// quickly, without reflection or intermediate maps, for gwsim's loader.
+// Its contract is narrow: when Convert says ok, its JSON is byte
 // for byte what sigs.k8s.io/yaml.YAMLToJSONStrict returns for the same
 // document; for anything outside the subset it knows, or anything doubtful,
 // it says !ok and the caller takes the slow path. Bailing out is always
