@@ -231,6 +231,9 @@ func (at origin) fieldSource(src diag.Source, path string) diag.Source {
 	if line, ok := fieldLine(at.doc, at.prefix+path); ok {
 		src.Line = line
 	}
+	if file, line, ok := patchField(at.doc, at.prefix+path); ok {
+		src.File, src.Line = file, line
+	}
 	return src
 }
 

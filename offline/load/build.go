@@ -148,9 +148,10 @@ func builtDocuments(res *kustomize.Result) []document {
 		if !o.Generated && o.Data != nil {
 			var id identity
 			if err := json.Unmarshal(o.JSON, &id); err == nil {
-				if src, ok := loc.locate(o.File, o.Data, id.Kind, id.Metadata.Name); ok {
-					doc.line, doc.base = src.line, src.line
-					doc.fields = &src
+				if src, ok := loc.find(o.File, o.Data, id.Kind, id.Metadata.Name); ok {
+					doc.line, doc.base = src.doc.line, src.doc.line
+					doc.fields = &src.doc
+					doc.patches = patchDocuments(loc, res.Read, o.File, id.Kind, id.Metadata.Name, src.name)
 				}
 			}
 		}
@@ -188,4 +189,24 @@ func unbuilt(in input) string {
 	}
 	return fmt.Sprintf("; %d %s beside it %s not in the build, so not read: %s%s",
 		n, plural(n, "file", "files"), plural(n, "is", "are"), strings.Join(out, ", "), more)
+}
+
+// patchDocuments finds, in the files a build read other than the object's
+// own, the documents of its kind named as the object is, or as the
+// document it was built from is (a strategic merge patch names the
+// object as its base does): the patches that may have set its fields.
+func patchDocuments(loc *locator, read []kustomize.Source, own, kind string, names ...string) []document {
+	var out []document
+	for _, src := range read {
+		if src.File == own {
+			continue
+		}
+		for _, n := range slices.Compact(names) {
+			if d, ok := loc.exact(src.File, src.Data, kind, n); ok {
+				out = append(out, d)
+				break
+			}
+		}
+	}
+	return out
 }

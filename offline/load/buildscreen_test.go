@@ -141,3 +141,25 @@ func TestBuildNamesFilesItDoesNotRead(t *testing.T) {
 		t.Errorf("findings = %q, want %q", got.Findings, want)
 	}
 }
+
+// TestBuildFieldSetByPatch: an error in a field a strategic merge patch
+// sets points at the patch's line; one in a field only the base has
+// points at the base.
+func TestBuildFieldSetByPatch(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"base/kustomization.yaml":    "resources:\n- routes.yaml\n",
+		"base/routes.yaml":           routeNamed("a", "80") + "---\n" + routeNamed("b", "eighty"),
+		"overlay/kustomization.yaml": "resources:\n- ../base\npatches:\n- path: patch.yaml\n",
+		"overlay/patch.yaml":         routeNamed("a", "ninety"),
+	})
+	res := Load(Options{Kustomize: []string{dir + "/overlay"}})
+	got := summarize(dir, res)
+	for _, want := range []string{
+		"overlay/patch.yaml:12: error: HTTPRoute default/a: spec.rules[0].backendRefs[0].port: Invalid value",
+		"base/routes.yaml:25: error: HTTPRoute default/b: spec.rules[0].backendRefs[0].port: Invalid value",
+	} {
+		if !slices.ContainsFunc(got.Findings, func(f string) bool { return strings.HasPrefix(f, want) }) {
+			t.Errorf("no finding starting %q in\n%s", want, strings.Join(got.Findings, "\n"))
+		}
+	}
+}

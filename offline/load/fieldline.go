@@ -40,18 +40,46 @@ func parseDocument(doc document) *yaml.Node {
 
 // nodeLine is fieldLine for a parsed document whose first line is base.
 func nodeLine(node *yaml.Node, base int, path string) (int, bool) {
-	line := 0
-	for _, seg := range validate.PathSegments(path) {
+	line, _ := nodeDepth(node, base, validate.PathSegments(path))
+	return line, line != 0
+}
+
+// nodeDepth returns the line of the deepest part of segs under node, and
+// how many segments deep that is (0 when it has none of them).
+func nodeDepth(node *yaml.Node, base int, segs []string) (line, depth int) {
+	for _, seg := range segs {
 		next, keyLine := child(node, seg)
 		if next == nil {
 			break
 		}
 		node, line = next, keyLine
+		depth++
 	}
 	if line == 0 {
-		return 0, false
+		return 0, 0
 	}
-	return base + line - 1, true
+	return base + line - 1, depth
+}
+
+// patchField finds the patch of a built document (see document.patches)
+// that holds the whole field at path: kustomize applies patches after the
+// resources, so the field's value is the patch's. ok is false when no
+// patch holds it; when several do, the first in file order is named.
+func patchField(doc document, path string) (file string, line int, ok bool) {
+	if len(doc.patches) == 0 {
+		return "", 0, false
+	}
+	segs := validate.PathSegments(path)
+	for _, p := range doc.patches {
+		root := parseDocument(p)
+		if root == nil {
+			continue
+		}
+		if l, depth := nodeDepth(root, p.base, segs); depth == len(segs) && depth > 0 {
+			return p.file, l, true
+		}
+	}
+	return "", 0, false
 }
 
 // child returns the node seg names under n and the line to point at: the

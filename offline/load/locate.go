@@ -42,17 +42,19 @@ func newLocator() *locator { return &locator{files: map[string]*fileIndex{}} }
 // added to it), the longest such name, else the first of that kind. ok is
 // false when the file holds no document of that kind.
 func (l *locator) locate(file string, data []byte, kind, name string) (document, bool) {
-	idx, ok := l.files[file]
-	if !ok {
-		idx = indexFile(file, data)
-		l.files[file] = idx
-	}
+	n, ok := l.find(file, data, kind, name)
+	return n.doc, ok
+}
+
+// find is locate, with the name the document found has.
+func (l *locator) find(file string, data []byte, kind, name string) (named, bool) {
+	idx := l.index(file, data)
 	if d, ok := idx.exact[[2]string{kind, name}]; ok {
-		return d, true
+		return named{name: name, doc: d}, true
 	}
 	ofKind := idx.byKind[kind]
 	if len(ofKind) == 0 {
-		return document{}, false
+		return named{}, false
 	}
 	best, bestLen := 0, -1
 	for i, n := range ofKind {
@@ -60,7 +62,22 @@ func (l *locator) locate(file string, data []byte, kind, name string) (document,
 			best, bestLen = i, len(n.name)
 		}
 	}
-	return ofKind[best].doc, true
+	return ofKind[best], true
+}
+
+// exact finds the document of file of that kind and name, and only that.
+func (l *locator) exact(file string, data []byte, kind, name string) (document, bool) {
+	d, ok := l.index(file, data).exact[[2]string{kind, name}]
+	return d, ok
+}
+
+func (l *locator) index(file string, data []byte) *fileIndex {
+	idx, ok := l.files[file]
+	if !ok {
+		idx = indexFile(file, data)
+		l.files[file] = idx
+	}
+	return idx
 }
 
 func indexFile(file string, data []byte) *fileIndex {

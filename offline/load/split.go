@@ -32,6 +32,10 @@ type document struct {
 	// helmSource is the template a `# Source: chart/templates/x.yaml`
 	// comment above the content names (helm template's output).
 	helmSource string
+	// patches are the documents of other files of the build that name the
+	// same object (strategic merge patches): a field a patch sets points
+	// at the patch (see fieldSource).
+	patches []document
 	// built marks a document a kustomize build made: SOPS-encrypted
 	// content among them is skipped, as among a directory's files.
 	built bool

@@ -60,6 +60,10 @@ type Result struct {
 	Objects []Object
 	// Files are the absolute paths of every file the build read, sorted.
 	Files []string
+	// Read are the files the build read but its kustomization files, named
+	// as the user would, sorted: where a patch that changed an object may
+	// be found.
+	Read []Source
 	// Kustomizations are the absolute directories whose kustomization file
 	// the build read (its own first), sorted after the first.
 	Kustomizations []string
@@ -67,6 +71,12 @@ type Result struct {
 	// of Budget.Screen about documents left out; Errors are
 	// Budget.Screen's input errors.
 	Findings, Errors []diag.Finding
+}
+
+// Source is a file a build read, and its bytes as on disk.
+type Source struct {
+	File string
+	Data []byte
 }
 
 // File returns the kustomization file of dir and whether it has one, in
@@ -151,10 +161,14 @@ func Build(dir string, budget *Budget, bo Options) (Result, error) {
 		}
 		res.Objects = append(res.Objects, o)
 	}
-	for p := range fsys.read {
+	for p, data := range fsys.read {
 		res.Files = append(res.Files, p)
+		if !slices.Contains(konfig.RecognizedKustomizationFileNames(), filepath.Base(p)) {
+			res.Read = append(res.Read, Source{File: fsys.userPath(p), Data: data})
+		}
 	}
 	slices.Sort(res.Files)
+	slices.SortFunc(res.Read, func(a, b Source) int { return strings.Compare(a.File, b.File) })
 	res.Kustomizations = fsys.kustomizations
 	if len(res.Kustomizations) > 1 {
 		slices.Sort(res.Kustomizations[1:])
