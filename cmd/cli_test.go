@@ -310,7 +310,8 @@ func TestVerbose(t *testing.T) {
 	files := map[string]string{"all.yaml": gatewayYAML + "---\n" + routeYAML + "---\n" + serviceYAML}
 	got := runCLI(t, Env{}, files, "", "ir", "-f", "@all.yaml", "-v")
 	for _, want := range []string{
-		"\ninfo[GWS7001]: assumed 1 object not in the input: GatewayClass gwsim",
+		// At the Gateway's gatewayClassName: the assumed class is in no file.
+		"\nall.yaml:6: info[GWS7001]: assumed 1 object not in the input: GatewayClass gwsim",
 		"gwsim: 0 errors, 0 warnings, 1 info (run gwsim check for the full list)\n",
 		"gwsim: loaded 3 objects, assumed 1\n",
 		"gwsim: objects: 1 Gateway, 1 GatewayClass, 1 HTTPRoute, 1 Service\n",

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,7 +20,7 @@ import (
 // listing what was assumed and why, or no finding when nothing was.
 func AssumeMissing(objs []client.Object, controllerName string) ([]client.Object, []diag.Finding) {
 	have := map[string]bool{}
-	neededBy := map[string][]string{}
+	neededBy := map[string][]diag.ObjectRef{}
 	for _, o := range objs {
 		switch o := o.(type) {
 		case *gwv1.GatewayClass:
@@ -27,7 +28,7 @@ func AssumeMissing(objs []client.Object, controllerName string) ([]client.Object
 		case *gwv1.Gateway:
 			if class := string(o.Spec.GatewayClassName); class != "" {
 				ref := diag.ObjectRef{Kind: "Gateway", Namespace: o.Namespace, Name: o.Name}
-				neededBy[class] = append(neededBy[class], ref.String())
+				neededBy[class] = append(neededBy[class], ref)
 			}
 		}
 	}
@@ -43,13 +44,20 @@ func AssumeMissing(objs []client.Object, controllerName string) ([]client.Object
 	slices.Sort(missing)
 	out := slices.Clone(objs)
 	var parts []string
+	var first diag.ObjectRef // the Gateway whose class the finding sits at
 	for _, class := range missing {
 		gc := &gwv1.GatewayClass{Spec: gwv1.GatewayClassSpec{ControllerName: gwv1.GatewayController(controllerName)}}
 		gc.SetGroupVersionKind(gwv1.SchemeGroupVersion.WithKind("GatewayClass"))
 		gc.Name = class
 		out = append(out, gc)
-		users := neededBy[class]
+		users := make([]string, len(neededBy[class]))
+		for i, ref := range neededBy[class] {
+			users[i] = ref.String()
+		}
 		slices.Sort(users)
+		if first == (diag.ObjectRef{}) {
+			first = slices.MinFunc(neededBy[class], func(a, b diag.ObjectRef) int { return cmp.Compare(a.String(), b.String()) })
+		}
 		parts = append(parts, fmt.Sprintf("GatewayClass %s (controllerName %s), needed by %s", class, controllerName, strings.Join(users, ", ")))
 	}
 	slices.SortStableFunc(out, func(a, b client.Object) int { return objectRef(a).Compare(objectRef(b)) })
@@ -59,6 +67,9 @@ func AssumeMissing(objs []client.Object, controllerName string) ([]client.Object
 	}
 	return out, []diag.Finding{{
 		Severity: diag.Info, Reason: diag.ReasonAssumed,
+		// An assumed class is in no file: the finding sits at the first
+		// Gateway that names it.
+		Locus:   diag.Locus{Object: first, Field: "spec.gatewayClassName"},
 		Message: fmt.Sprintf("assumed %d %s not in the input: %s", len(missing), noun, strings.Join(parts, "; ")),
 	}}
 }

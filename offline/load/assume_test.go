@@ -38,12 +38,15 @@ func TestAssumeMissing(t *testing.T) {
 		in:   []client.Object{gw("infra", "gw", "eg")},
 		want: []client.Object{gw("infra", "gw", "eg"), gc("eg", ctrl)},
 		wantFindings: []diag.Finding{{Severity: diag.Info, Reason: diag.ReasonAssumed,
+			Locus:   diag.Locus{Object: diag.ObjectRef{Kind: "Gateway", Namespace: "infra", Name: "gw"}, Field: "spec.gatewayClassName"},
 			Message: "assumed 1 object not in the input: GatewayClass eg (controllerName gwsim.dev/gateway-controller), needed by Gateway infra/gw"}},
 	}, {
 		name: "several classes and Gateways, sorted; a Gateway without a class needs none",
 		in:   []client.Object{gw("b", "g2", "z"), gw("a", "g1", "z"), gw("a", "g3", "y"), gw("a", "none", ""), gc("x", ctrl)},
 		want: []client.Object{gw("a", "g1", "z"), gw("a", "g3", "y"), gw("a", "none", ""), gw("b", "g2", "z"), gc("x", ctrl), gc("y", ctrl), gc("z", ctrl)},
+		// The finding sits at the first Gateway of the first class.
 		wantFindings: []diag.Finding{{Severity: diag.Info, Reason: diag.ReasonAssumed,
+			Locus: diag.Locus{Object: diag.ObjectRef{Kind: "Gateway", Namespace: "a", Name: "g3"}, Field: "spec.gatewayClassName"},
 			Message: "assumed 2 objects not in the input: GatewayClass y (controllerName gwsim.dev/gateway-controller), needed by Gateway a/g3; " +
 				"GatewayClass z (controllerName gwsim.dev/gateway-controller), needed by Gateway a/g1, Gateway b/g2"}},
 	}}
