@@ -98,6 +98,12 @@ type StatusChoices struct {
 	// Accepted other than True MUST NOT be counted. Generic follows the
 	// godoc.
 	CountsRejectedRoutes bool
+	// ProblemListenerConditions writes on a listener with a problem only
+	// that problem's condition (no Accepted for a conflict on a Gateway's
+	// listener), with Programmed False, and takes a Gateway's Accepted from
+	// its listeners' Accepted conditions. Generic writes all four
+	// conditions on every listener.
+	ProblemListenerConditions bool
 }
 
 // Simulates reports whether the profile simulates objects of gk.
@@ -141,4 +147,5 @@ var envoyGatewayStatus = StatusChoices{
 	PolicyAncestorIsParentRef:     true,
 	EnvoyFilterRules:              true,
 	CountsRejectedRoutes:          true,
+	ProblemListenerConditions:     true,
 }

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -93,12 +94,21 @@ func (gr *gatewayResult) allListeners() []*listenerResult {
 func (gr *gatewayResult) status(w *world) gwv1.GatewayStatus {
 	g := gr.gateway
 	st := gwv1.GatewayStatus{Addresses: gr.addresses.bound}
+	choices := ProfileOf(w.opts, gr.class).Status
+	listenerConds := (*listenerResult).conditions
+	if choices.ProblemListenerConditions {
+		listenerConds = (*listenerResult).problemConditions
+	}
+	allAccepted, someAccepted := true, false
 	for _, l := range gr.listeners {
+		cs := listenerConds(l)
+		ok := slices.ContainsFunc(cs, func(c condition) bool { return c.Type == string(gwv1.ListenerConditionAccepted) && c.Status })
+		allAccepted, someAccepted = allAccepted && ok, someAccepted || ok
 		st.Listeners = append(st.Listeners, gwv1.ListenerStatus{
 			Name:           l.spec.Name,
 			SupportedKinds: l.kinds,
 			AttachedRoutes: l.attachedRoutes,
-			Conditions:     stamp(l.conditions(), g.Generation, w.opts.Now),
+			Conditions:     stamp(cs, g.Generation, w.opts.Now),
 		})
 	}
 	if len(gr.sets) > 0 || allowsListenerSets(g) {
@@ -111,8 +121,11 @@ func (gr *gatewayResult) status(w *world) gwv1.GatewayStatus {
 		st.AttachedListenerSets = &n
 	}
 	accepted, programmed := gr.conditions()
+	if choices.ProblemListenerConditions && accepted.Status && len(gr.listeners) > 0 {
+		accepted = acceptedByListenerConditions(accepted, allAccepted, someAccepted)
+	}
 	conds := []condition{accepted, programmed}
-	if refs, ok := gr.resolvedRefsCondition(ProfileOf(w.opts, gr.class).Status); ok {
+	if refs, ok := gr.resolvedRefsCondition(choices); ok {
 		conds = append(conds, refs)
 	}
 	st.Conditions = stamp(append(conds, insecureFrontendConditions(g)...), g.Generation, w.opts.Now)

@@ -317,3 +317,66 @@ func firstNonEmpty(s ...string) string {
 	}
 	return ""
 }
+
+// problemConditions are a listener's conditions as a profile with
+// StatusChoices.ProblemListenerConditions writes them: a listener without
+// a problem is Accepted, Programmed and ResolvedRefs; one with a problem
+// gets that problem's condition alone (Accepted False for an unsupported
+// protocol, Conflicted True for a conflict, with Accepted and Programmed
+// False too on a ListenerSet's listener, ResolvedRefs False for a
+// reference), then Programmed False/Invalid and, unless a reference is
+// the problem, ResolvedRefs True. A listener whose only problem is an
+// invalid certificate stays Accepted.
+func (r *listenerResult) problemConditions() []condition {
+	p := r.problems
+	accepted, programmed := string(gwv1.ListenerConditionAccepted), string(gwv1.ListenerConditionProgrammed)
+	refs := string(gwv1.ListenerConditionResolvedRefs)
+	var cs []condition
+	if p.acceptedReason != "" {
+		cs = append(cs, falseCond(accepted, p.acceptedReason, p.acceptedMsg))
+	}
+	if p.conflictReason != "" {
+		cs = append(cs, trueCond(string(gwv1.ListenerConditionConflicted), p.conflictReason, p.conflictMsg))
+		if r.owner.kind == "ListenerSet" && p.acceptedReason == "" {
+			cs = append(cs, falseCond(accepted, p.conflictReason, p.conflictMsg), falseCond(programmed, p.conflictReason, p.conflictMsg))
+		}
+	}
+	if p.refsReason != "" {
+		cs = append(cs, falseCond(refs, p.refsReason, p.refsMsg))
+	}
+	switch {
+	case len(cs) == 0:
+		cs = []condition{
+			trueCond(programmed, string(gwv1.ListenerReasonProgrammed), "listener is programmed"),
+			trueCond(accepted, string(gwv1.ListenerReasonAccepted), "listener is accepted"),
+			trueCond(refs, string(gwv1.ListenerReasonResolvedRefs), "all references are resolved"),
+		}
+	case len(cs) == 1 && p.refsReason == string(gwv1.ListenerReasonInvalidCertificateRef):
+		cs = append(cs, trueCond(accepted, string(gwv1.ListenerReasonAccepted), "listener is accepted"),
+			falseCond(programmed, string(gwv1.ListenerReasonInvalid), "listener is not programmed: "+p.refsMsg))
+	default:
+		if !slices.ContainsFunc(cs, func(c condition) bool { return c.Type == programmed }) {
+			cs = append(cs, falseCond(programmed, string(gwv1.ListenerReasonInvalid),
+				"listener is not programmed: "+firstNonEmpty(p.acceptedMsg, p.conflictMsg, p.refsMsg)))
+		}
+		if p.refsReason == "" {
+			cs = append(cs, trueCond(refs, string(gwv1.ListenerReasonResolvedRefs), "all references are resolved"))
+		}
+	}
+	return append(cs, r.overlapCondition()...)
+}
+
+// acceptedByListenerConditions is a Gateway's Accepted as a profile with
+// ProblemListenerConditions writes it, from its listeners' Accepted
+// conditions: True when every listener has Accepted True, True with
+// ListenersNotValid when some do, False with ListenersNotValid when none
+// does.
+func acceptedByListenerConditions(accepted condition, all, some bool) condition {
+	switch {
+	case all:
+		return accepted
+	case some:
+		return trueCond(accepted.Type, string(gwv1.GatewayReasonListenersNotValid), "Gateway is accepted, but some listeners are not (see status.listeners)")
+	}
+	return falseCond(accepted.Type, string(gwv1.GatewayReasonListenersNotValid), "no listener is accepted (see status.listeners)")
+}

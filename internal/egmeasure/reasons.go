@@ -28,7 +28,7 @@ var reasons = []Reason{
 	{"EG writes no listener status on a Gateway it refuses as a whole (invalid EnvoyProxy parameters, an unsupported address type)",
 		regexp.MustCompile(`^Gateway listener entry: EG absent`)},
 	{"EG keeps the first of two TCP or UDP listeners on one port, and a valid listener over a conflicting one whose certificate is invalid (validateConflictedLayer4Listeners, isSpecValidForConflictChecks); gwsim conflicts both, which the spec's distinct-listeners rule allows",
-		regexp.MustCompile(`listener Accepted: EG True/Accepted, gwsim False/(ProtocolConflict|HostnameConflict)`)},
+		regexp.MustCompile(`listener Accepted: EG True/Accepted, gwsim (False/(ProtocolConflict|HostnameConflict)|absent)`)},
 	{"EG writes no parent status for a parentRef naming a ListenerSet its Gateway does not admit, or a listener it does not program",
 		regexp.MustCompile(`parent entry: EG absent`)},
 	{"EG's own RouteRulesOverlap condition on routes whose rules overlap",
