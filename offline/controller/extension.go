@@ -117,7 +117,9 @@ func (r *GatewayReconciler) gatherRouteFilters(ctx context.Context, s *slice) er
 			credentials = append(credentials, ref)
 		}
 	}
-	if err := r.gatherCredentials(ctx, s, credentials); err != nil {
+	// Translate refuses a rule whose credential Secret is missing, as
+	// Envoy Gateway does.
+	if err := r.addSecrets(ctx, s, credentials); err != nil {
 		return err
 	}
 	for _, key := range sortedUniqueKeys(bodies) {
@@ -131,26 +133,6 @@ func (r *GatewayReconciler) gatherRouteFilters(ctx context.Context, s *slice) er
 		}
 		if found {
 			s.in.ConfigMaps = append(s.in.ConfigMaps, cm)
-		}
-	}
-	return nil
-}
-
-// gatherCredentials gets the Secrets of HTTPRouteFilter credential
-// injections that the slice does not hold yet; Translate refuses a rule
-// whose Secret is missing, as Envoy Gateway does.
-func (r *GatewayReconciler) gatherCredentials(ctx context.Context, s *slice, keys []types.NamespacedName) error {
-	for _, key := range sortedUniqueKeys(keys) {
-		if slices.ContainsFunc(s.in.Secrets, func(o *corev1.Secret) bool { return o.Namespace == key.Namespace && o.Name == key.Name }) {
-			continue
-		}
-		secret := &corev1.Secret{}
-		found, err := getIfExists(ctx, r.Client, key, secret)
-		if err != nil {
-			return err
-		}
-		if found {
-			s.in.Secrets = append(s.in.Secrets, secret)
 		}
 	}
 	return nil

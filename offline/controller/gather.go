@@ -166,7 +166,16 @@ func (r *GatewayReconciler) gatherSecrets(ctx context.Context, s *slice) error {
 			}
 		}
 	}
+	return r.addSecrets(ctx, s, keys)
+}
+
+// addSecrets adds to the slice the Secrets keys name that it does not hold
+// yet; missing ones are left out, for Translate to report.
+func (r *GatewayReconciler) addSecrets(ctx context.Context, s *slice, keys []types.NamespacedName) error {
 	for _, key := range sortedUniqueKeys(keys) {
+		if slices.ContainsFunc(s.in.Secrets, func(o *corev1.Secret) bool { return o.Namespace == key.Namespace && o.Name == key.Name }) {
+			continue
+		}
 		secret := &corev1.Secret{}
 		found, err := getIfExists(ctx, r.Client, key, secret)
 		if err != nil {
