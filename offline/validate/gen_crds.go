@@ -56,6 +56,20 @@ func download(module string) (string, error) {
 // CRD between a "{{- if ... }}" line and a "{{- end }}" line, as plain
 // CRDs.
 func copyEnvoyGateway(from, to string) error {
+	isEG := func(name string) bool {
+		return strings.HasPrefix(name, "gateway.envoyproxy.io_") && strings.HasSuffix(name, ".yaml")
+	}
+	return copyCRDs(from, to, isEG, stripHelm)
+}
+
+// copyChannel copies one Gateway API channel's CRD files as they are.
+func copyChannel(from, to string) error {
+	return copyCRDs(from, to, isCRDFile, func(s string) string { return s })
+}
+
+// copyCRDs replaces folder to with the files of from that keep selects,
+// each written as edit returns it.
+func copyCRDs(from, to string, keep func(string) bool, edit func(string) string) error {
 	if err := os.RemoveAll(to); err != nil {
 		return err
 	}
@@ -67,14 +81,14 @@ func copyEnvoyGateway(from, to string) error {
 		return err
 	}
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), "gateway.envoyproxy.io_") || !strings.HasSuffix(e.Name(), ".yaml") {
+		if !keep(e.Name()) {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(from, e.Name()))
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(to, e.Name()), []byte(stripHelm(string(data))), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(to, e.Name()), []byte(edit(string(data))), 0o644); err != nil {
 			return err
 		}
 	}
@@ -103,32 +117,6 @@ func moduleDir(js []byte) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("no Dir in go mod download output")
-}
-
-func copyChannel(from, to string) error {
-	if err := os.RemoveAll(to); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(to, 0o755); err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(from)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if !isCRDFile(e.Name()) {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(from, e.Name()))
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // isCRDFile must match crds.go's isCRDFile: the CRD files, not the
