@@ -8,12 +8,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline"
 	"github.com/gwsim/gwsim/offline/controller"
 	"github.com/gwsim/gwsim/offline/load"
 	"github.com/gwsim/gwsim/offline/scheme"
 	"github.com/gwsim/gwsim/translate"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // controllerName is the CLI's default --controller-name.

@@ -8,8 +8,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/load"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // configFileName is the config file gwsim looks for upward from the first

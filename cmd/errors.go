@@ -3,7 +3,7 @@ package cmd
 import (
 	"fmt"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // Exit codes shared by every command.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/translate/explain"
 	"github.com/gwsim/gwsim/translate/routetest"
 )

@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // findingFlags are the flags that decide what happens to findings once

@@ -14,9 +14,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gwsim/gwsim/cmd/yamlenc"
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/safetext"
 	"github.com/gwsim/gwsim/internal/textwrap"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // FuzzOutputs writes findings whose names, fields, messages and file

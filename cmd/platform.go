@@ -4,8 +4,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/load"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // platformGateways are the Gateways and ListenerSets read with --gateways:

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/safetext"
-	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/diff"
 	"github.com/gwsim/gwsim/translate/shadow"
 )

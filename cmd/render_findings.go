@@ -5,7 +5,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // findingsReport is what check renders: the findings that count, those

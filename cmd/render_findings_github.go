@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/safetext"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // githubFindings prints GitHub Actions workflow commands, one per finding,

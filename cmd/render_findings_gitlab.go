@@ -3,7 +3,7 @@ package cmd
 import (
 	"io"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // gitlabFindings prints a GitLab Code Quality report: a JSON array with one

@@ -3,7 +3,7 @@ package cmd
 import (
 	"io"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // jsonFindings prints one JSON document: the findings, the suppressed

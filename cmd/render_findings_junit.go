@@ -9,8 +9,8 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/scheme"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // junitFindings prints a JUnit report with one testcase per object checked,

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/safetext"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // markdownFindings prints a Markdown summary for a CI job summary

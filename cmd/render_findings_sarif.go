@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // sarifFindings prints a SARIF 2.1.0 log: one run whose rules are the codes

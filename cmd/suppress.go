@@ -7,8 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/scheme"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // policyResult is the findings after the policy: those that count and

@@ -11,7 +11,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	upstream "sigs.k8s.io/gateway-api/conformance"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 func TestSetupYAMLSubstitutesPlaceholders(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 var uncodedFinding = regexp.MustCompile(`(^|: )(error|warning|info): `)
 
 // TestEveryFindingHasACode reads every case's check outputs and fails on a
-// finding printed without a code. translate/diag's TestEveryReasonHasACode
+// finding printed without a code. diag's TestEveryReasonHasACode
 // covers the Reasons it can see in the source; this covers any reason a
 // case shows, however it was made (a message from a library, a string).
 func TestEveryFindingHasACode(t *testing.T) {
@@ -29,7 +29,7 @@ func TestEveryFindingHasACode(t *testing.T) {
 			}
 			for _, line := range strings.Split(string(b), "\n") {
 				if uncodedFinding.MatchString(line) && !strings.HasPrefix(line, "gwsim: error: ") {
-					t.Errorf("%s/%s: finding without a code (add its Reason to translate/diag/codes.go): %s", c.Name, filepath.Base(f), line)
+					t.Errorf("%s/%s: finding without a code (add its Reason to diag/codes.go): %s", c.Name, filepath.Base(f), line)
 				}
 			}
 		}

@@ -11,10 +11,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/defaulttest"
 	"github.com/gwsim/gwsim/offline/controller"
 	"github.com/gwsim/gwsim/offline/scheme"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 func listenerSet(ns, name, gateway string, created int64, hostname string) *gwv1.ListenerSet {

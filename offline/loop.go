@@ -13,9 +13,9 @@ import (
 
 	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/crash"
 	"github.com/gwsim/gwsim/offline/controller"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // defaultMaxPasses bounds the loop when Options.MaxPasses is 0. A world of

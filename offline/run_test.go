@@ -14,9 +14,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/controller"
 	"github.com/gwsim/gwsim/offline/scheme"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 var stores = map[string]StoreFactory{"indexed": IndexedStore, "fake": FakeStore}

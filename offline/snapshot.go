@@ -11,8 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/controller"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // snapshot records, per reconciled object, the content a pass may change:

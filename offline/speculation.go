@@ -6,9 +6,9 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/crash"
 	"github.com/gwsim/gwsim/offline/controller"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // speculation reads the world back and translates it while the fixpoint

@@ -12,8 +12,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/controller"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // watcher is the client the reconcilers of one fixpoint loop read and write

@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/defaulttest"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // defaultedAddrs is addrs with the CRD defaults (an entry without a type

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/translate"
-	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/translatetest"
 )
 

@@ -61,3 +61,21 @@ func describeDropped(ds []droppedRule) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// addRule appends rule i of the route, dropped when invalid names a
+// problem.
+func (res *routeResult) addRule(i int, hr httpRule, invalid ruleProblem) {
+	if invalid.reason != "" {
+		hr.dropped = true
+		res.dropped = append(res.dropped, droppedRule{index: i, problem: invalid})
+	}
+	res.rules = append(res.rules, hr)
+}
+
+// finishRules sets what a route's rules decide together once all are
+// added: ResolvedRefs from their backend problems (and the unmet
+// BackendTLSPolicies), and the findings of rules that fail every request.
+func (w *world) finishRules(res *routeResult, refProblems []backendResult) {
+	res.refs = resolvedRefsCondition(append(refProblems, res.unmetTLS...))
+	res.findings = append(res.findings, w.failingRuleFindings(res)...)
+}

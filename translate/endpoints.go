@@ -3,7 +3,7 @@ package translate
 import (
 	"fmt"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // noReadyEndpointsFinding reports a backendRef whose Service the input

@@ -44,14 +44,9 @@ func (w *world) translateGRPCRoute(r *gwv1.GRPCRoute) *routeResult {
 			d.Status = http.StatusServiceUnavailable
 			d.Reason += "; gRPC status UNAVAILABLE"
 		}
-		if invalid.reason != "" {
-			hr.dropped = true
-			res.dropped = append(res.dropped, droppedRule{index: i, problem: invalid})
-		}
-		res.rules = append(res.rules, hr)
+		res.addRule(i, hr, invalid)
 	}
-	res.refs = resolvedRefsCondition(append(refProblems, res.unmetTLS...))
-	res.findings = append(res.findings, w.failingRuleFindings(res)...)
+	w.finishRules(res, refProblems)
 	return res
 }
 

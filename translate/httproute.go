@@ -45,14 +45,9 @@ func (w *world) translateHTTPRoute(r *gwv1.HTTPRoute) *routeResult {
 	for i, rule := range r.Spec.Rules {
 		hr, problems, invalid := w.httpRule(res, rule, "spec.rules["+strconv.Itoa(i)+"]")
 		refProblems = append(refProblems, problems...)
-		if invalid.reason != "" {
-			hr.dropped = true
-			res.dropped = append(res.dropped, droppedRule{index: i, problem: invalid})
-		}
-		res.rules = append(res.rules, hr)
+		res.addRule(i, hr, invalid)
 	}
-	res.refs = resolvedRefsCondition(append(refProblems, res.unmetTLS...))
-	res.findings = append(res.findings, w.failingRuleFindings(res)...)
+	w.finishRules(res, refProblems)
 	return res
 }
 

@@ -8,7 +8,7 @@ import (
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // resolveKindConflicts applies GRPCRouteSpec.Hostnames' rule for HTTPRoutes

@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 func testGRPCRoute(ns, name string, parent gwv1.ParentReference, backend string, hosts ...gwv1.Hostname) *gwv1.GRPCRoute {

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 func testListenerSet(ns, name string, created int64, listeners ...gwv1.Listener) *gwv1.ListenerSet {

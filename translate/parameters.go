@@ -6,8 +6,8 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/profile"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // parametersRef is a GatewayClass spec.parametersRef or a Gateway

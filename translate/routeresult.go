@@ -3,7 +3,7 @@ package translate
 import (
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 

@@ -9,8 +9,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/defaulttest"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 func ptr[T any](v T) *T { return &v }

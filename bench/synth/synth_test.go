@@ -12,10 +12,10 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/bench/synth"
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline"
 	"github.com/gwsim/gwsim/offline/load"
 	"github.com/gwsim/gwsim/translate"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 func TestGenerateIsDeterministic(t *testing.T) {

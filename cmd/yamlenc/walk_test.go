@@ -19,7 +19,7 @@ import (
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
-// The builder (build.go) must read typed values exactly as encoding/json
+// The walker (walk.go) must read typed values exactly as encoding/json
 // writes them. These tests give it the struct shapes and methods
 // encoding/json treats specially; same() compares the result with
 // sigs.k8s.io/yaml and with the JSON path.

@@ -7,7 +7,7 @@
 // encodes the tree with yaml.v2. On large documents that tree and yaml.v2's
 // emitter dominate a gwsim run. This package reads the value into a flat
 // tree of the values that JSON would decode to: by reflection, following
-// encoding/json's rules, for the kinds gwsim prints (build.go), and through
+// encoding/json's rules, for the kinds gwsim prints (walk.go, plan.go), and through
 // encoding/json and a parser of its output for everything else, so json
 // tags, omitempty, omitzero and MarshalJSON behave the same. It then writes
 // YAML directly,

@@ -11,9 +11,9 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	kjson "sigs.k8s.io/json"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/load/typed"
 	"github.com/gwsim/gwsim/offline/validate"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // admission is the loader's validation stage: between reading a Gateway

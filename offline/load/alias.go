@@ -6,7 +6,7 @@ import (
 
 	yamlv3 "go.yaml.in/yaml/v3"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // aliasBudget measures the alias expansion of each document before any

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // routesFile writes n HTTPRoutes, each with a few rules, into one file.

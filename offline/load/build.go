@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/load/kustomize"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // gather lists the inputs of opts and runs their builds. A second pass

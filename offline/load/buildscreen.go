@@ -6,8 +6,8 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/load/kustomize"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // A kustomize build parses every file it reads as a whole: one document

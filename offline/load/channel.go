@@ -9,8 +9,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/validate"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // ChannelAuto is the channel that follows the input: experimental when the

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/validate"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // TestChannelAuto: auto stays on the standard channel for standard input,

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/corpus"
 	"github.com/gwsim/gwsim/offline/validate"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // TestUpstreamManifestsAreAdmitted: the gateway-api module's examples

@@ -12,13 +12,13 @@ import (
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/load/typed"
 	"github.com/gwsim/gwsim/offline/load/yamljson"
 	"github.com/gwsim/gwsim/offline/scheme"
 	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/profile"
 	"github.com/gwsim/gwsim/translate"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // decoder turns documents into typed objects. The decoding workers share

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // dedupe keeps one object per reference (kind, namespace, name, after

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 func TestDuplicates(t *testing.T) {

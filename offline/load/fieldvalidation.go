@@ -3,7 +3,7 @@ package load
 import (
 	"fmt"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // FieldValidation is what an unknown or duplicate field does, as kubectl

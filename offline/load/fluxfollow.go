@@ -11,9 +11,9 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/load/flux"
 	"github.com/gwsim/gwsim/offline/load/kustomize"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // fluxObject is a Flux Kustomization found in the input, with where it is.

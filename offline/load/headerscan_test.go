@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/corpus"
 	"github.com/gwsim/gwsim/offline/load/yamljson"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // sameHeader checks that readHeader, with its scan, gives exactly what

@@ -9,7 +9,7 @@ import (
 	fieldpath "k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // Limits bound the resources a load may take, so that hostile or broken

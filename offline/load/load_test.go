@@ -10,9 +10,9 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/translate"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // Manifests shared by the tests.

@@ -6,8 +6,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/scheme"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 func TestCatalogNoMatch(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // A repository's folders hold YAML that is not a Kubernetes object beside

@@ -10,8 +10,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/crash"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // Origins are the inputs a load read, under the names sources give them:

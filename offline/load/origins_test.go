@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 const locateRoute = `# a comment

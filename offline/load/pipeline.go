@@ -7,10 +7,10 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/crash"
 	"github.com/gwsim/gwsim/offline/load/typed"
 	"github.com/gwsim/gwsim/offline/load/yamljson"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // decodeAll reads the files one at a time, splits each into documents and

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // TestProvenance checks that a document that names where it was written

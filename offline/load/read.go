@@ -9,8 +9,8 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/load/kustomize"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // input is one thing to read: a path named with -f, "-" for stdin, or a

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // document is one YAML or JSON document of an input file.

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/json"
@@ -43,19 +41,15 @@ func (s *Store) patch(obj client.Object, patch client.Patch, status bool, dryRun
 	if t := patch.Type(); t == types.ApplyPatchType || t == types.ApplyCBORPatchType {
 		return errApplyUnsupported()
 	}
-	if slices.Contains(dryRun, metav1.DryRunAll) {
-		return nil
-	}
-	k, err := s.kindOf(obj)
-	if err != nil {
-		return err
-	}
+	return s.write(obj, dryRun, func(k *kind) error { return s.patchKind(k, obj, patch, status) })
+}
+
+// patchKind is patch on obj's kind k; s.mu must be held.
+func (s *Store) patchKind(k *kind, obj client.Object, patch client.Patch, status bool) error {
 	data, err := patch.Data(obj)
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	old, err := k.existing(obj)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -78,15 +79,11 @@ func (s *Store) noteCreated(obj client.Object) {
 func (s *Store) Create(_ context.Context, obj client.Object, opts ...client.CreateOption) error {
 	o := client.CreateOptions{}
 	o.ApplyOptions(opts)
-	if slices.Contains(o.DryRun, metav1.DryRunAll) {
-		return nil
-	}
-	k, err := s.kindOf(obj)
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	return s.write(obj, o.DryRun, func(k *kind) error { return s.create(k, obj) })
+}
+
+// create is Create on obj's kind k; s.mu must be held.
+func (s *Store) create(k *kind, obj client.Object) error {
 	clearServerOnly(obj)
 	obj.SetDeletionTimestamp(nil)
 	if obj.GetName() == "" && obj.GetGenerateName() != "" {
@@ -138,15 +135,11 @@ func (s *Store) Update(_ context.Context, obj client.Object, opts ...client.Upda
 
 // update is Update (status false) and Status().Update (status true).
 func (s *Store) update(obj client.Object, status bool, dryRun []string) error {
-	if slices.Contains(dryRun, metav1.DryRunAll) {
-		return nil
-	}
-	k, err := s.kindOf(obj)
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	return s.write(obj, dryRun, func(k *kind) error { return s.updateKind(k, obj, status) })
+}
+
+// updateKind is update on obj's kind k; s.mu must be held.
+func (s *Store) updateKind(k *kind, obj client.Object, status bool) error {
 	old, err := k.existing(obj)
 	if err != nil {
 		return err
@@ -192,24 +185,17 @@ func (k *kind) existing(obj client.Object) (client.Object, error) {
 func (s *Store) Delete(_ context.Context, obj client.Object, opts ...client.DeleteOption) error {
 	o := client.DeleteOptions{}
 	o.ApplyOptions(opts)
-	if slices.Contains(o.DryRun, metav1.DryRunAll) {
+	return s.write(obj, o.DryRun, func(k *kind) error {
+		old, ok := k.get(obj.GetNamespace(), obj.GetName())
+		if !ok {
+			return apierrors.NewNotFound(k.resource, obj.GetName())
+		}
+		if err := k.checkPreconditions(old, o.Preconditions); err != nil {
+			return err
+		}
+		k.objects.remove(old)
 		return nil
-	}
-	k, err := s.kindOf(obj)
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old, ok := k.get(obj.GetNamespace(), obj.GetName())
-	if !ok {
-		return apierrors.NewNotFound(k.resource, obj.GetName())
-	}
-	if err := k.checkPreconditions(old, o.Preconditions); err != nil {
-		return err
-	}
-	k.objects.remove(old)
-	return nil
+	})
 }
 
 // checkPreconditions enforces a Delete's preconditions with the fake
@@ -236,7 +222,23 @@ func (k *kind) checkPreconditions(old client.Object, p *metav1.Preconditions) er
 func (s *Store) DeleteAllOf(_ context.Context, obj client.Object, opts ...client.DeleteAllOfOption) error {
 	o := client.DeleteAllOfOptions{}
 	o.ApplyOptions(opts)
-	if slices.Contains(o.DryRun, metav1.DryRunAll) {
+	return s.write(obj, o.DryRun, func(k *kind) error {
+		matched, err := k.selectObjects(o.Namespace, o.LabelSelector, o.FieldSelector)
+		if err != nil {
+			return err
+		}
+		for _, m := range matched {
+			k.objects.remove(m)
+		}
+		return nil
+	})
+}
+
+// write runs fn on obj's kind with s.mu held, after what every write
+// checks first: a dry run writes nothing, as the fake client's does, and
+// obj must be of a kind the store serves.
+func (s *Store) write(obj runtime.Object, dryRun []string, fn func(k *kind) error) error {
+	if slices.Contains(dryRun, metav1.DryRunAll) {
 		return nil
 	}
 	k, err := s.kindOf(obj)
@@ -245,12 +247,5 @@ func (s *Store) DeleteAllOf(_ context.Context, obj client.Object, opts ...client
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	matched, err := k.selectObjects(o.Namespace, o.LabelSelector, o.FieldSelector)
-	if err != nil {
-		return err
-	}
-	for _, m := range matched {
-		k.objects.remove(m)
-	}
-	return nil
+	return fn(k)
 }

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"slices"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // FindingChanges are the findings only one side has. Findings are the same

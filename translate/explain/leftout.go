@@ -3,7 +3,7 @@ package explain
 import (
 	"slices"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // Routes left out of every data plane can still be the one a request was

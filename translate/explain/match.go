@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/translate/evaluate"
 	"github.com/gwsim/gwsim/translate/ir"
 )

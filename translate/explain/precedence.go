@@ -3,8 +3,8 @@ package explain
 import (
 	"fmt"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/translate"
-	"github.com/gwsim/gwsim/translate/diag"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 

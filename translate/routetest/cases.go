@@ -8,7 +8,7 @@
 package routetest
 
 import (
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/translate/explain"
 )
 

@@ -14,7 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/translate/evaluate"
 	"github.com/gwsim/gwsim/translate/explain"
 )

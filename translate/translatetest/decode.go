@@ -15,9 +15,9 @@ import (
 	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/defaulttest"
 	"github.com/gwsim/gwsim/translate"
-	"github.com/gwsim/gwsim/translate/diag"
 )
 
 // kinds makes an empty object of each kind Input holds, by kind name.

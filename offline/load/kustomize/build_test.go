@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 func TestBuildOverlay(t *testing.T) {

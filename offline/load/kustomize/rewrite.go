@@ -9,7 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/gwsim/gwsim/translate/diag"
+	"github.com/gwsim/gwsim/diag"
 )
 
 // originAnnotations is the buildMetadata option that makes kustomize record

@@ -16,7 +16,7 @@ import (
 )
 
 // moduleRoot is gwsim's root, relative to this package.
-const moduleRoot = "../.."
+const moduleRoot = ".."
 
 var codeID = regexp.MustCompile(`^GWS([1-9])\d{3}$`)
 
