@@ -254,7 +254,7 @@ func TestGolden(t *testing.T) {
 func TestConformance(t *testing.T) {
 	files := corpus.ConformanceManifests()
 	if len(files) == 0 {
-		t.Skip("conformance module not in the module cache")
+		corpus.Missing(t, corpus.ConformanceModule, nil)
 	}
 	for _, f := range files {
 		roundTripFile(t, f)

@@ -161,7 +161,7 @@ func goldenObjects(t testing.TB) []corpusObject {
 func exampleObjects(t testing.TB) []corpusObject {
 	dir, err := corpus.GatewayAPIDir()
 	if err != nil {
-		t.Skip(err)
+		corpus.Missing(t, "the gateway-api module", err)
 	}
 	return treeObjects(t, filepath.Join(dir, "examples"), nil)
 }
@@ -169,7 +169,7 @@ func exampleObjects(t testing.TB) []corpusObject {
 func conformanceObjects(t testing.TB) []corpusObject {
 	dir := corpus.ConformanceDir()
 	if dir == "" {
-		t.Skip("conformance module not in the module cache")
+		corpus.Missing(t, corpus.ConformanceModule, nil)
 	}
 	applied := func(data []byte) []byte { return corpus.Applied(data, "gwsim", "gwsim.dev/controller") }
 	var objs []corpusObject
