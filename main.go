@@ -16,21 +16,14 @@ import (
 // has the measurements.
 const heapCeiling = 192 << 20
 
-// softMemoryLimit and limitMinPercent hold large runs' memory down
-// (package gctune): while a very large world is translated most of the
-// heap is live, and at the default pace the heap would grow to about
-// twice that; the soft limit keeps peak memory within the project's
-// budget at no measurable CPU cost. A live heap above two thirds of the
-// limit raises it to 1.5 times the live heap, so that a larger input is
-// collected at most about twice as often as by default. Runs whose live
-// heap stays below about 700 MB are paced as before. docs/performance.md
-// has the measurements.
-const (
-	softMemoryLimit = 1408 << 20
-	limitMinPercent = 50
-)
+// softMemoryLimit holds large runs' memory down (package gctune): while a
+// very large world is translated most of the heap is live, and at the
+// default pace the heap would grow to about twice that; the soft limit
+// keeps peak memory within the project's budget at no measurable CPU
+// cost. docs/performance.md has the measurements.
+const softMemoryLimit = 1408 << 20
 
 func main() {
-	gctune.Start(gctune.Policy{Ceiling: heapCeiling, Limit: softMemoryLimit, MinPercent: limitMinPercent})
+	gctune.Start(gctune.Policy{Ceiling: heapCeiling, Limit: softMemoryLimit})
 	os.Exit(cmd.Execute(os.Args[1:], cmd.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 }

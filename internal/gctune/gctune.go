@@ -16,16 +16,12 @@
 // package.
 //
 // At the other end, GOGC=100 lets the heap grow to twice what the last
-// cycle found live, and a process's peak RSS follows its largest heap:
-// at 100,000 routes about 1 GB is live while the world is reconciled and
-// translated, and the heap reached 1.7 GB. Policy.Limit is a soft memory
-// limit (debug.SetMemoryLimit) for that end: the collector runs more
-// often only when the process's memory nears it, and a live heap so large
-// that the limit would leave it less than Policy.MinPercent of room raises
-// the limit, so that the collector never runs much more often than at
-// GOGC=MinPercent (the runtime's own guard against a limit that is too
-// tight caps the collector at half the CPU, which is far more). The CPU
-// this costs is measured in docs/performance.md.
+// cycle found live, and a process's peak RSS follows its largest heap.
+// Policy.Limit is a soft memory limit (debug.SetMemoryLimit), set once:
+// the collector runs more often only when the process's memory nears it.
+// A live heap close to the limit would make the collector run almost
+// continuously; the runtime's own guard caps that at half the CPU.
+// docs/performance.md has the measurements behind both numbers.
 package gctune
 
 import (
@@ -48,38 +44,38 @@ const heapMinimum = 4 << 20
 const liveMetric = "/gc/heap/live:bytes"
 
 // Policy says where the collector starts its cycles, by the live heap
-// the last cycle found.
+// the last cycle found, and how much memory it tries to stay under.
 type Policy struct {
 	// Ceiling is the heap size at which the next collection starts while
 	// less than half of it is live.
 	Ceiling uint64
 	// Limit, when not zero, is the soft memory limit: the total memory
-	// of the Go runtime the collector tries to stay under, as long as
-	// that leaves MinPercent of the live heap above it.
-	Limit      uint64
-	MinPercent int
+	// of the Go runtime the collector tries to stay under.
+	Limit int64
 }
 
-// Start makes each collection, after it ends, set GOGC and the soft
-// memory limit as p says from the heap it found live (see percentFor and
-// limitFor). It does nothing when the user set
-// GOGC or GOMEMLIMIT: their setting wins.
+// Start sets the soft memory limit p says, and makes each collection,
+// after it ends, set GOGC from the heap it found live (see percentFor). It
+// does nothing when the user set GOGC or GOMEMLIMIT: their setting wins.
 func Start(p Policy) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	t := newTuner(p)
+	if p.Limit > 0 {
+		debug.SetMemoryLimit(p.Limit)
+	}
+	t := newTuner(p.Ceiling)
 	t.adjust()
 	t.arm()
 }
 
-func newTuner(p Policy) *tuner {
-	return &tuner{policy: p, sample: []metrics.Sample{{Name: liveMetric}}}
+func newTuner(ceiling uint64) *tuner {
+	return &tuner{ceiling: ceiling, sample: []metrics.Sample{{Name: liveMetric}}}
 }
 
 type tuner struct {
-	policy Policy
-	sample []metrics.Sample
+	ceiling uint64
+	sample  []metrics.Sample
 }
 
 // sentinel is an object nothing refers to: the collection that finds it
@@ -95,24 +91,14 @@ func (t *tuner) arm() {
 	})
 }
 
-// adjust sets GOGC, and the soft memory limit when the policy has one,
-// from the live heap the last cycle found.
+// adjust sets GOGC from the live heap the last cycle found.
 func (t *tuner) adjust() {
 	metrics.Read(t.sample)
 	live := uint64(0)
 	if t.sample[0].Value.Kind() == metrics.KindUint64 {
 		live = t.sample[0].Value.Uint64()
 	}
-	debug.SetGCPercent(percentFor(live, t.policy.Ceiling))
-	if t.policy.Limit > 0 {
-		debug.SetMemoryLimit(int64(limitFor(live, t.policy)))
-	}
-}
-
-// limitFor is the soft memory limit for live bytes of live heap: p.Limit,
-// or live plus p.MinPercent of it when that is more.
-func limitFor(live uint64, p Policy) uint64 {
-	return max(p.Limit, live*uint64(100+p.MinPercent)/100)
+	debug.SetGCPercent(percentFor(live, t.ceiling))
 }
 
 // percentFor is the GOGC that puts the next collection at ceiling bytes

@@ -33,24 +33,6 @@ func TestPercentFor(t *testing.T) {
 	}
 }
 
-func TestLimitFor(t *testing.T) {
-	const mib = 1 << 20
-	p := Policy{Ceiling: 192 * mib, Limit: 1280 * mib, MinPercent: 50}
-	tests := []struct{ live, want uint64 }{
-		{0, 1280 * mib},
-		{600 * mib, 1280 * mib},
-		// From two thirds of the limit on, the live heap plus half of it.
-		{853 * mib, 1280 * mib},
-		{1000 * mib, 1500 * mib},
-		{4000 * mib, 6000 * mib},
-	}
-	for _, tt := range tests {
-		if got := limitFor(tt.live, p); got != tt.want {
-			t.Errorf("limitFor(%d MiB live) = %d MiB, want %d MiB", tt.live/mib, got/mib, tt.want/mib)
-		}
-	}
-}
-
 func TestStartLeavesTheUsersSetting(t *testing.T) {
 	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
 		t.Run(env, func(t *testing.T) {
@@ -58,7 +40,7 @@ func TestStartLeavesTheUsersSetting(t *testing.T) {
 			old := debug.SetGCPercent(77)
 			oldLimit := debug.SetMemoryLimit(3 << 30)
 			defer debug.SetMemoryLimit(oldLimit)
-			Start(Policy{Ceiling: 1 << 30, Limit: 1 << 30, MinPercent: 50})
+			Start(Policy{Ceiling: 1 << 30, Limit: 1 << 30})
 			if got := debug.SetGCPercent(old); got != 77 {
 				t.Errorf("with %s set, Start changed GOGC to %d", env, got)
 			}
@@ -76,15 +58,11 @@ func TestAdjustSetsPercent(t *testing.T) {
 	defer debug.SetGCPercent(old)
 	oldLimit := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(oldLimit)
-	newTuner(Policy{Ceiling: 1 << 40}).adjust()
+	newTuner(1 << 40).adjust()
 	if got := debug.SetGCPercent(100); got <= 100 {
 		t.Errorf("adjusting with a 1 TiB ceiling left GOGC at %d, want more than 100", got)
 	}
 	if got := debug.SetMemoryLimit(-1); got != oldLimit {
-		t.Errorf("adjusting without a limit set the memory limit to %d", got)
-	}
-	newTuner(Policy{Ceiling: 1 << 40, Limit: 1 << 40, MinPercent: 50}).adjust()
-	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
-		t.Errorf("adjusting with a 1 TiB limit set the memory limit to %d", got)
+		t.Errorf("adjusting changed the memory limit to %d", got)
 	}
 }
