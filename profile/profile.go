@@ -65,6 +65,29 @@ type Profile struct {
 	// Status is how the implementation writes status where the spec
 	// leaves it open.
 	Status StatusChoices
+	// Listeners is how the implementation decides listeners where the
+	// spec leaves it open.
+	Listeners ListenerChoices
+}
+
+// ListenerChoices are the points where an implementation decides what a
+// listener takes and when a Gateway takes routes. The zero value is the
+// generic profile's.
+type ListenerChoices struct {
+	// TLSCarriesTCPRoute lets a TLS listener that is not in Passthrough
+	// mode carry TCPRoutes as well as TLSRoutes (supportedKinds TCPRoute
+	// and TLSRoute): the TCP stream is forwarded once TLS is terminated.
+	// Generic lets a TLS listener carry TLSRoutes only.
+	TLSCarriesTCPRoute bool
+	// RoutesIgnoreListenerValidity attaches routes to a Gateway whatever
+	// its listeners' conditions: one whose every listener is invalid
+	// still takes routes (counted in attachedRoutes, Accepted), though no
+	// traffic reaches them. A Gateway refused as a whole (its parameters
+	// or an unsupported address type) is left out instead: it gets no
+	// listener status, and a route's parentRef naming it no parent
+	// status. Generic refuses routes on a Gateway that is not Accepted
+	// (NotAllowedByListeners) and writes its listeners' status.
+	RoutesIgnoreListenerValidity bool
 }
 
 // StatusChoices are the points of status an implementation writes its own
@@ -114,7 +137,7 @@ func (p Profile) Simulates(gk schema.GroupKind) bool {
 // Of returns the profile named n; Auto is Generic here (see For).
 func Of(n Name) Profile {
 	if n == EnvoyGateway {
-		return Profile{Name: EnvoyGateway, Kinds: []schema.GroupKind{BackendKind, HTTPRouteFilterKind, EnvoyProxyKind}, Status: envoyGatewayStatus}
+		return Profile{Name: EnvoyGateway, Kinds: []schema.GroupKind{BackendKind, HTTPRouteFilterKind, EnvoyProxyKind}, Status: envoyGatewayStatus, Listeners: envoyGatewayListeners}
 	}
 	return Profile{Name: Generic}
 }
@@ -148,4 +171,11 @@ var envoyGatewayStatus = StatusChoices{
 	EnvoyFilterRules:              true,
 	CountsRejectedRoutes:          true,
 	ProblemListenerConditions:     true,
+}
+
+// envoyGatewayListeners is how Envoy Gateway v1.9.1 decides listeners
+// (docs/implementations.md gives the source of each).
+var envoyGatewayListeners = ListenerChoices{
+	TLSCarriesTCPRoute:           true,
+	RoutesIgnoreListenerValidity: true,
 }

@@ -8,6 +8,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/diag"
+	"github.com/gwsim/gwsim/profile"
 )
 
 // gatewayResult is what gwsim decided about one Gateway of its own.
@@ -26,6 +27,8 @@ type gatewayResult struct {
 	backendTLS gatewayBackendTLS
 	// nsName is "namespace/name", which every route's messages repeat.
 	nsName string
+	// choices are the listener choices of the Gateway's profile.
+	choices profile.ListenerChoices
 }
 
 func (g *gatewayResult) name() string { return g.nsName }
@@ -68,9 +71,9 @@ func (w *world) evaluateGateway(g *gwv1.Gateway) (*gatewayResult, []diag.Finding
 		addresses:  addresses,
 		parameters: parameters,
 		backendTLS: w.resolveBackendTLS(g),
+		choices:    w.gatewayProfile(g).Listeners,
 	}
-	accepted, _ := gr.conditions()
-	gr.sets = w.evaluateListenerSets(gr, accepted.Status)
+	gr.sets = w.evaluateListenerSets(gr, gr.takesRoutes())
 	markOverlappingTLS(gr.allListeners(), gr.name())
 	return gr, findings
 }
@@ -100,7 +103,7 @@ func (gr *gatewayResult) status(w *world) gwv1.GatewayStatus {
 		listenerConds = (*listenerResult).problemConditions
 	}
 	allAccepted, someAccepted := true, false
-	for _, l := range gr.listeners {
+	for _, l := range gr.statusListeners() {
 		cs := listenerConds(l)
 		ok := slices.ContainsFunc(cs, func(c condition) bool { return c.Type == string(gwv1.ListenerConditionAccepted) && c.Status })
 		allAccepted, someAccepted = allAccepted && ok, someAccepted || ok
@@ -187,6 +190,39 @@ func (gr *gatewayResult) conditions() (accepted, programmed condition) {
 func (gr *gatewayResult) accepted() bool {
 	a, _ := gr.conditions()
 	return a.Status
+}
+
+// takesRoutes reports whether routes and ListenerSets attach to the
+// Gateway: when it is accepted, or, under a profile whose routes ignore
+// listener validity, unless it is refused as a whole.
+func (gr *gatewayResult) takesRoutes() bool {
+	if gr.choices.RoutesIgnoreListenerValidity {
+		return !gr.refusedAsWhole()
+	}
+	return gr.accepted()
+}
+
+// refusedAsWhole reports whether the Gateway is refused for itself rather
+// than for its listeners: its parametersRef does not resolve, or it asks
+// for an address type gwsim does not support.
+func (gr *gatewayResult) refusedAsWhole() bool {
+	return gr.parameters != "" || len(gr.addresses.unsupported) > 0
+}
+
+// leftOut reports whether a profile whose routes ignore listener validity
+// leaves the Gateway out of translation: refused as a whole, it gets no
+// listener status and its routes no parent status.
+func (gr *gatewayResult) leftOut() bool {
+	return gr.choices.RoutesIgnoreListenerValidity && gr.refusedAsWhole()
+}
+
+// statusListeners are the listeners the Gateway's status lists: its own,
+// none when it is left out.
+func (gr *gatewayResult) statusListeners() []*listenerResult {
+	if gr.leftOut() {
+		return nil
+	}
+	return gr.listeners
 }
 
 // notAcceptedMessage is the Accepted message of a route refused by a

@@ -7,6 +7,7 @@ import (
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/profile"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
@@ -116,7 +117,7 @@ func (w *world) evaluateListener(g *gwv1.Gateway, owner listenerOwner, l gwv1.Li
 		r.problems.acceptedMsg = fmt.Sprintf("protocol %q is not supported; use HTTP, HTTPS, TLS, TCP or UDP", l.Protocol)
 		return r
 	}
-	r.kinds, r.problems.refsReason, r.problems.refsMsg = routeKinds(l)
+	r.kinds, r.problems.refsReason, r.problems.refsMsg = routeKinds(l, listenerKinds(l, w.gatewayProfile(g).Listeners))
 	if r.problems.refsReason == "" {
 		w.resolveCertificates(r)
 	}
@@ -130,14 +131,24 @@ func (r *listenerResult) settle() {
 	r.programmed = r.accepted && r.problems.refsReason == ""
 }
 
-// routeKinds intersects allowedRoutes.kinds with what the protocol carries.
-// A kind the protocol cannot carry makes ResolvedRefs False with
-// InvalidRouteKinds, and is left out of supportedKinds.
+// listenerKinds lists the route kinds listener l carries under choices:
+// its protocol's (protocolKinds), and TCPRoute first on a TLS listener
+// that is not in Passthrough mode when the profile lets it carry them.
+func listenerKinds(l gwv1.Listener, choices profile.ListenerChoices) []gwv1.Kind {
+	if choices.TLSCarriesTCPRoute && l.Protocol == gwv1.TLSProtocolType && (l.TLS == nil || deref(l.TLS.Mode) != gwv1.TLSModePassthrough) {
+		return []gwv1.Kind{"TCPRoute", "TLSRoute"}
+	}
+	return protocolKinds(l.Protocol)
+}
+
+// routeKinds intersects allowedRoutes.kinds with supported, the kinds the
+// listener carries (listenerKinds). A kind it cannot carry makes
+// ResolvedRefs False with InvalidRouteKinds, and is left out of
+// supportedKinds.
 //
 // Without allowedRoutes.kinds (the CRD has no default for it) the listener
-// takes every kind its protocol carries, as the spec says.
-func routeKinds(l gwv1.Listener) ([]gwv1.RouteGroupKind, string, string) {
-	supported := protocolKinds(l.Protocol)
+// takes every kind it carries, as the spec says.
+func routeKinds(l gwv1.Listener, supported []gwv1.Kind) ([]gwv1.RouteGroupKind, string, string) {
 	group := gwv1.Group(gwv1.GroupName)
 	if l.AllowedRoutes == nil || len(l.AllowedRoutes.Kinds) == 0 {
 		kinds := make([]gwv1.RouteGroupKind, len(supported))

@@ -17,3 +17,9 @@ func ProfileOf(opts Options, c *gwv1.GatewayClass) profile.Profile {
 	}
 	return profile.For(opts.Implementation, string(c.Spec.ControllerName))
 }
+
+// gatewayProfile is the profile of g's GatewayClass (ProfileOf with the
+// class, nil when the input has none).
+func (w *world) gatewayProfile(g *gwv1.Gateway) profile.Profile {
+	return ProfileOf(w.opts, w.classes[string(g.Spec.GatewayClassName)])
+}

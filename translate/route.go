@@ -107,6 +107,9 @@ func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gate
 			}
 			pr.gateway = gr
 		}
+		if pr.gateway.leftOut() {
+			continue // like a Gateway that is not gwsim's: its own status says why
+		}
 		pr.accepted, pr.attached = w.attachToParent(r, ref, pr)
 		results = append(results, pr)
 		if f, ok := w.assumedNamespaceLabels(r, ref, pr, field); ok {
@@ -208,7 +211,7 @@ func (w *world) attachToParent(r routeInfo, ref gwv1.ParentReference, p *parentR
 		}
 		return falseCond(accepted, string(gwv1.RouteReasonNotAllowedByListeners), strings.Join(why, "; ")), nil
 	}
-	if !p.gateway.accepted() {
+	if !p.gateway.takesRoutes() {
 		return falseCond(accepted, string(gwv1.RouteReasonNotAllowedByListeners), p.gateway.notAcceptedMessage()), nil
 	}
 	var attached []attachment

@@ -147,7 +147,7 @@ func (w *world) layOutGateways(gateways map[types.NamespacedName]*gatewayResult,
 	fanOut(workers, len(out), func(i int) {
 		o := &out[i]
 		o.status = o.gateway.status(w)
-		if !o.gateway.accepted() {
+		if !o.gateway.takesRoutes() {
 			return // not programmed: no IR, and no route attached to reach a backend
 		}
 		if w.opts.StatusOnly && len(w.backendTLS.policies) == 0 {
