@@ -9,8 +9,9 @@ import (
 )
 
 // Envoy Gateway writes one condition on each Backend its controller reads
-// (the Backends that backendRefs of its Gateways' routes name,
-// internal/provider/kubernetes processBackendRefs): Accepted True with
+// (the Backends that backendRefs of its Gateways' routes and the telemetry
+// of its EnvoyProxies name, internal/provider/kubernetes
+// processBackendRefs, processEnvoyProxy): Accepted True with
 // reason Accepted, or, for a Backend it refuses, a condition whose type is
 // Invalid and whose reason is Accepted (status/backend.go passes the
 // reason constant as the type and the type constant as the reason). The
@@ -21,9 +22,10 @@ const (
 	egBackendAcceptedReason  = string(egv1a1.BackendReasonAccepted)
 )
 
-// egBackendStatuses returns the status of each Backend that a backendRef
-// (or a filter's target) of a route whose profile simulates Backends
-// names, found or not in the input as Envoy Gateway would read it.
+// egBackendStatuses returns the status of each Backend of the input that a
+// backendRef (or a filter's target) of a route whose profile simulates
+// Backends names, or the telemetry of an EnvoyProxy such a class or its
+// Gateways take as parameters (egProxyBackends).
 func (w *world) egBackendStatuses() map[types.NamespacedName]egv1a1.BackendStatus {
 	out := map[types.NamespacedName]egv1a1.BackendStatus{}
 	if len(w.egBackends) == 0 {
@@ -64,6 +66,13 @@ func (w *world) egBackendStatuses() map[types.NamespacedName]egv1a1.BackendStatu
 	}
 	for _, r := range w.in.UDPRoutes {
 		visit(routeInfo{kind: "UDPRoute", meta: &r.ObjectMeta, parentRefs: r.Spec.ParentRefs}, PlainBackendRefs(r.Spec.Rules, func(x gwv1.UDPRouteRule) []gwv1.BackendRef { return x.BackendRefs }))
+	}
+	for _, key := range w.egProxyBackends() {
+		if be, ok := w.egBackends[key]; ok {
+			if _, done := out[key]; !done {
+				out[key] = w.egBackendStatus(be)
+			}
+		}
 	}
 	return out
 }

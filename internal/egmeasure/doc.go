@@ -20,5 +20,8 @@
 //     provider completes it after translation; its Programmed, which that
 //     provider takes from the running Envoy, is compared on neither side;
 //   - an object EG's output does not hold (a Gateway of another class)
-//     must get no status from gwsim.
+//     must get no status from gwsim;
+//   - EG's status of a Backend that no other object of the case names is
+//     dropped, as EG's provider never hands such a Backend to the
+//     translator (WithoutUnnamedBackends).
 package egmeasure

@@ -17,7 +17,7 @@ type Reason struct {
 var reasons = []Reason{
 	{"EnvoyProxy parameters: EG validates the EnvoyProxy a class or Gateway names and refuses them with InvalidParameters",
 		regexp.MustCompile(`InvalidParameters`)},
-	{"Backend status: EG's translator test gives every Backend of the input its status; its controller reads, and gwsim's profile writes, only the Backends that routes name (EG also those its EnvoyProxy telemetry and policies name, which gwsim does not read)",
+	{"Backend status: EG's test runs some cases as on the Host infrastructure (RunningOnHost, EG's own configuration), where a loopback Backend is valid; gwsim does not assume it",
 		regexp.MustCompile(`^Backend `)},
 	{"Backend and ServiceImport endpoints: EG refuses backendRefs by endpoint address type and Backend settings (UnsupportedAddressType, InvalidAddress, InvalidBackendRef, UnsupportedRefValue, EndpointsNotFound)",
 		regexp.MustCompile(`UnsupportedAddressType|InvalidAddress|InvalidBackendRef|UnsupportedRefValue|EndpointsNotFound`)},

@@ -63,6 +63,11 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gwv1.Gateway, class 
 	if err := r.gatherSecrets(ctx, s); err != nil {
 		return nil, err
 	}
+	// The parameters come before the backends: an EnvoyProxy's telemetry
+	// names backends too.
+	if err := r.gatherParameters(ctx, s); err != nil {
+		return nil, err
+	}
 	if err := r.gatherBackends(ctx, s); err != nil {
 		return nil, err
 	}
@@ -71,9 +76,6 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gwv1.Gateway, class 
 		return nil, err
 	}
 	if err := r.gatherRouteFilters(ctx, s); err != nil {
-		return nil, err
-	}
-	if err := r.gatherParameters(ctx, s); err != nil {
 		return nil, err
 	}
 	for _, n := range sortedKeys(s.grantNamespaces) {

@@ -12,6 +12,7 @@ import (
 	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 
 	"github.com/gwsim/gwsim/profile"
+	"github.com/gwsim/gwsim/translate"
 )
 
 // backendKind is a kind of object that routes send traffic to and that
@@ -50,8 +51,9 @@ func (k backendKind) names(group *gwv1.Group, kind *gwv1.Kind) bool {
 	return string(deref(group)) == k.group && string(deref(kind)) == k.kind
 }
 
-// gatherBackends gets the Services and ServiceImports the listed routes
-// name and, per object named (found or not: the open world may assume
+// gatherBackends gets the Services, ServiceImports and Backends the listed
+// routes name, the Backends the telemetry of the slice's EnvoyProxies
+// names, and, per object named (found or not: the open world may assume
 // it), the BackendTLSPolicies targeting it. Backends of other kinds that
 // the input holds as other objects are added as such (extension.go), and
 // so is a ServiceImport the input holds only in a version gwsim does not
@@ -72,6 +74,17 @@ func (r *GatewayReconciler) gatherBackends(ctx context.Context, s *slice) error 
 				s.grantNamespaces[key.Namespace] = true
 			}
 			keys[i] = append(keys[i], key)
+		}
+	}
+	// Envoy Gateway also reads the Backends an EnvoyProxy's telemetry
+	// names (translate.EnvoyProxyBackends); Translate decides whether the
+	// profile reads that EnvoyProxy.
+	for i, k := range kinds {
+		if k.group != profile.BackendKind.Group || k.kind != profile.BackendKind.Kind {
+			continue
+		}
+		for _, ep := range s.in.EnvoyProxies {
+			keys[i] = append(keys[i], translate.EnvoyProxyBackends(ep)...)
 		}
 	}
 	anyPolicies, err := r.anyBackendTLSPolicies(ctx)

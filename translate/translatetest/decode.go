@@ -39,6 +39,7 @@ var kinds = map[string]func() client.Object{
 	"Namespace":        func() client.Object { return &corev1.Namespace{} },
 	"ServiceImport":    func() client.Object { return &mcsv1alpha1.ServiceImport{} },
 	"Backend":          func() client.Object { return &egv1a1.Backend{} },
+	"EnvoyProxy":       func() client.Object { return &egv1a1.EnvoyProxy{} },
 }
 
 // clusterScoped are the kinds above that have no namespace.
