@@ -272,6 +272,10 @@ var codes = []Code{
 		Help: "Fix the BackendTLSPolicy the message names (its CA certificates or wellKnownCACertificates; its own findings say what is wrong); until then connections to the backend fail."},
 	{ID: "GWS6011", Group: GroupTLS, Reason: "OverlappingCertificates", Title: "Overlapping TLS certificates",
 		Help: "Clients that reuse connections may reach the wrong listener; give each listener a certificate that covers only its own hostnames, or separate ports."},
+	{ID: "GWS6020", Group: GroupTLS, Reason: "PartiallyInvalidCertificateRef", Title: "Some listener certificates invalid (Envoy Gateway)",
+		Help: "Fix or remove the certificateRefs the message names; the listener serves with the others, so clients that need them get another certificate."},
+	{ID: "GWS6021", Group: GroupTLS, Reason: "UnsupportedTLSMode", Title: "HTTPS listener not in Terminate mode (Envoy Gateway)",
+		Help: "Set tls.mode to Terminate on an HTTPS listener, or use protocol TLS for Passthrough."},
 
 	// Assumption: what gwsim cannot know from the input.
 	{ID: "GWS7001", Group: GroupAssumption, Reason: ReasonAssumed, Kinds: []string{""}, Title: "Object assumed",

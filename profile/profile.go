@@ -88,6 +88,19 @@ type ListenerChoices struct {
 	// status. Generic refuses routes on a Gateway that is not Accepted
 	// (NotAllowedByListeners) and writes its listeners' status.
 	RoutesIgnoreListenerValidity bool
+	// EnvoyListenerRules decides listeners as Envoy Gateway's translator
+	// does: each listener's own spec first, where a setting Envoy cannot
+	// program (tls on an HTTP, TCP or UDP listener, none on HTTPS or TLS,
+	// a hostname on TCP or UDP, a selector that is missing or does not
+	// parse, no certificateRefs in Terminate mode) leaves it Programmed
+	// False without a word on Accepted, and a listener with some invalid
+	// certificateRefs serves with the others
+	// (PartiallyInvalidCertificateRef); then conflicts among the
+	// listeners whose spec passed: incompatible protocols on a port, then
+	// shared hostnames, both without a winner, then the first TCP (and
+	// UDP) listener of a port keeping it. Generic applies the spec's
+	// distinct-listeners rule to every listener, without winners.
+	EnvoyListenerRules bool
 }
 
 // StatusChoices are the points of status an implementation writes its own
@@ -178,4 +191,5 @@ var envoyGatewayStatus = StatusChoices{
 var envoyGatewayListeners = ListenerChoices{
 	TLSCarriesTCPRoute:           true,
 	RoutesIgnoreListenerValidity: true,
+	EnvoyListenerRules:           true,
 }

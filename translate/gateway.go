@@ -29,6 +29,9 @@ type gatewayResult struct {
 	nsName string
 	// choices are the listener choices of the Gateway's profile.
 	choices profile.ListenerChoices
+	// frontendProblem says why a frontend validation of spec.tls does not
+	// resolve, under Envoy Gateway's listener rules; "" otherwise.
+	frontendProblem string
 }
 
 func (g *gatewayResult) name() string { return g.nsName }
@@ -72,6 +75,9 @@ func (w *world) evaluateGateway(g *gwv1.Gateway) (*gatewayResult, []diag.Finding
 		parameters: parameters,
 		backendTLS: w.resolveBackendTLS(g),
 		choices:    w.gatewayProfile(g).Listeners,
+	}
+	if gr.choices.EnvoyListenerRules {
+		gr.frontendProblem = w.envoyGatewayFrontend(g)
 	}
 	gr.sets = w.evaluateListenerSets(gr, gr.takesRoutes())
 	markOverlappingTLS(gr.allListeners(), gr.name())
@@ -117,15 +123,15 @@ func (gr *gatewayResult) status(w *world) gwv1.GatewayStatus {
 	if len(gr.sets) > 0 || allowsListenerSets(g) {
 		n := int32(0)
 		for _, s := range gr.sets {
-			if s.accepted() {
+			if s.accepted() || choices.ProblemListenerConditions && s.acceptedByListenerConditions() {
 				n++
 			}
 		}
 		st.AttachedListenerSets = &n
 	}
 	accepted, programmed := gr.conditions()
-	if choices.ProblemListenerConditions && accepted.Status && len(gr.listeners) > 0 {
-		accepted = acceptedByListenerConditions(accepted, allAccepted, someAccepted)
+	if choices.ProblemListenerConditions && !gr.refusedAsWhole() && len(gr.listeners) > 0 {
+		accepted = acceptedByListenerConditions(trueCond(accepted.Type, string(gwv1.GatewayReasonAccepted), "Gateway is accepted"), allAccepted, someAccepted)
 	}
 	conds := []condition{accepted, programmed}
 	if refs, ok := gr.resolvedRefsCondition(choices); ok {

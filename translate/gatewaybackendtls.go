@@ -61,6 +61,12 @@ func (gr *gatewayResult) resolvedRefsCondition(choices profile.StatusChoices) (c
 	if gr.backendTLS.problem != nil {
 		return *gr.backendTLS.problem, true
 	}
+	if choices.GatewayResolvedRefsForTLSOnly && gr.choices.EnvoyListenerRules {
+		if gr.frontendProblem != "" {
+			return falseCond(string(gwv1.GatewayConditionResolvedRefs), string(gwv1.GatewayReasonInvalidParameters), gr.frontendProblem), true
+		}
+		return trueCond(string(gwv1.GatewayConditionResolvedRefs), string(gwv1.GatewayReasonResolvedRefs), "spec.tls references are resolved"), true
+	}
 	if choices.GatewayResolvedRefsForTLSOnly {
 		for _, l := range gr.listeners {
 			if frontendProblem(l.problems) {
@@ -108,5 +114,5 @@ func frontendProblem(p listenerProblems) bool {
 	case string(gwv1.ListenerReasonInvalidCACertificateRef), string(gwv1.ListenerReasonInvalidCACertificateKind):
 		return true
 	}
-	return p.acceptedReason == string(gwv1.ListenerReasonNoValidCACertificate)
+	return p.acceptedReason == string(gwv1.ListenerReasonNoValidCACertificate) || p.frontendReason != ""
 }

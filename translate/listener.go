@@ -37,6 +37,9 @@ type listenerResult struct {
 	// when its TLS configuration overlaps no other listener's.
 	// overlapReason is OverlappingCertificates or OverlappingHostnames.
 	overlap, overlapReason string
+	// envoy is set when the Gateway's profile decides listeners as Envoy
+	// Gateway does (ListenerChoices.EnvoyListenerRules).
+	envoy bool
 }
 
 // listenerOwner is the object that declares a listener: the Gateway, or a
@@ -73,6 +76,12 @@ type listenerProblems struct {
 	acceptedReason, acceptedMsg string
 	conflictReason, conflictMsg string
 	refsReason, refsMsg         string
+	// programmedReason is a problem of the listener's own spec that
+	// leaves it not Programmed and says nothing on Accepted; frontendReason
+	// is a frontend validation whose CA references do not resolve. Only
+	// Envoy Gateway's listener rules (eglisteners.go) set them.
+	programmedReason, programmedMsg string
+	frontendReason, frontendMsg     string
 }
 
 // protocolKinds lists the route kinds a listener protocol carries, in the
@@ -100,7 +109,11 @@ func (w *world) evaluateListeners(g *gwv1.Gateway) []*listenerResult {
 	for i, l := range g.Spec.Listeners {
 		results[i] = w.evaluateListener(g, owner, l)
 	}
-	markConflicts(results)
+	if w.gatewayProfile(g).Listeners.EnvoyListenerRules {
+		envoyMarkConflicts(results)
+	} else {
+		markConflicts(results)
+	}
 	for _, r := range results {
 		r.settle()
 	}
@@ -117,7 +130,12 @@ func (w *world) evaluateListener(g *gwv1.Gateway, owner listenerOwner, l gwv1.Li
 		r.problems.acceptedMsg = fmt.Sprintf("protocol %q is not supported; use HTTP, HTTPS, TLS, TCP or UDP", l.Protocol)
 		return r
 	}
-	r.kinds, r.problems.refsReason, r.problems.refsMsg = routeKinds(l, listenerKinds(l, w.gatewayProfile(g).Listeners))
+	choices := w.gatewayProfile(g).Listeners
+	r.kinds, r.problems.refsReason, r.problems.refsMsg = routeKinds(l, listenerKinds(l, choices))
+	if r.envoy = choices.EnvoyListenerRules; r.envoy {
+		w.envoyListenerSpec(g, r)
+		return r
+	}
 	if r.problems.refsReason == "" {
 		w.resolveCertificates(r)
 	}
@@ -126,7 +144,14 @@ func (w *world) evaluateListener(g *gwv1.Gateway, owner listenerOwner, l gwv1.Li
 }
 
 // settle derives accepted and programmed once every problem is known.
+// Under Envoy Gateway's rules both are whether it ends Programmed, the
+// listeners its data plane serves (envoyServed).
 func (r *listenerResult) settle() {
+	if r.envoy {
+		r.accepted = r.envoyServed()
+		r.programmed = r.accepted
+		return
+	}
 	r.accepted = r.problems.acceptedReason == "" && r.problems.conflictReason == ""
 	r.programmed = r.accepted && r.problems.refsReason == ""
 }
@@ -289,6 +314,9 @@ func (r *listenerResult) conditions() []condition {
 // "" when it is accepted.
 func (r *listenerResult) notAccepted() string {
 	reason := firstNonEmpty(r.problems.acceptedReason, r.problems.conflictReason)
+	if r.envoy && !r.accepted {
+		reason = firstNonEmpty(reason, r.problems.frontendReason, r.problems.programmedReason, r.problems.refsReason)
+	}
 	if reason == "" {
 		return ""
 	}
@@ -327,54 +355,6 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
-}
-
-// problemConditions are a listener's conditions as a profile with
-// StatusChoices.ProblemListenerConditions writes them: a listener without
-// a problem is Accepted, Programmed and ResolvedRefs; one with a problem
-// gets that problem's condition alone (Accepted False for an unsupported
-// protocol, Conflicted True for a conflict, with Accepted and Programmed
-// False too on a ListenerSet's listener, ResolvedRefs False for a
-// reference), then Programmed False/Invalid and, unless a reference is
-// the problem, ResolvedRefs True. A listener whose only problem is an
-// invalid certificate stays Accepted.
-func (r *listenerResult) problemConditions() []condition {
-	p := r.problems
-	accepted, programmed := string(gwv1.ListenerConditionAccepted), string(gwv1.ListenerConditionProgrammed)
-	refs := string(gwv1.ListenerConditionResolvedRefs)
-	var cs []condition
-	if p.acceptedReason != "" {
-		cs = append(cs, falseCond(accepted, p.acceptedReason, p.acceptedMsg))
-	}
-	if p.conflictReason != "" {
-		cs = append(cs, trueCond(string(gwv1.ListenerConditionConflicted), p.conflictReason, p.conflictMsg))
-		if r.owner.kind == "ListenerSet" && p.acceptedReason == "" {
-			cs = append(cs, falseCond(accepted, p.conflictReason, p.conflictMsg), falseCond(programmed, p.conflictReason, p.conflictMsg))
-		}
-	}
-	if p.refsReason != "" {
-		cs = append(cs, falseCond(refs, p.refsReason, p.refsMsg))
-	}
-	switch {
-	case len(cs) == 0:
-		cs = []condition{
-			trueCond(programmed, string(gwv1.ListenerReasonProgrammed), "listener is programmed"),
-			trueCond(accepted, string(gwv1.ListenerReasonAccepted), "listener is accepted"),
-			trueCond(refs, string(gwv1.ListenerReasonResolvedRefs), "all references are resolved"),
-		}
-	case len(cs) == 1 && p.refsReason == string(gwv1.ListenerReasonInvalidCertificateRef):
-		cs = append(cs, trueCond(accepted, string(gwv1.ListenerReasonAccepted), "listener is accepted"),
-			falseCond(programmed, string(gwv1.ListenerReasonInvalid), "listener is not programmed: "+p.refsMsg))
-	default:
-		if !slices.ContainsFunc(cs, func(c condition) bool { return c.Type == programmed }) {
-			cs = append(cs, falseCond(programmed, string(gwv1.ListenerReasonInvalid),
-				"listener is not programmed: "+firstNonEmpty(p.acceptedMsg, p.conflictMsg, p.refsMsg)))
-		}
-		if p.refsReason == "" {
-			cs = append(cs, trueCond(refs, string(gwv1.ListenerReasonResolvedRefs), "all references are resolved"))
-		}
-	}
-	return append(cs, r.overlapCondition()...)
 }
 
 // acceptedByListenerConditions is a Gateway's Accepted as a profile with

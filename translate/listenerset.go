@@ -246,17 +246,28 @@ func (s *listenerSetResult) status(w *world) gwv1.ListenerSetStatus {
 		}, gen, w.opts.Now)}
 	}
 	st := gwv1.ListenerSetStatus{Listeners: []gwv1.ListenerEntryStatus{}}
+	problemShape := ProfileOf(w.opts, s.gateway.class).Status.ProblemListenerConditions
 	var invalid []string
+	var entries [][]condition
 	for _, l := range s.listeners {
 		if !l.programmed {
 			invalid = append(invalid, string(l.spec.Name))
 		}
+		cs := l.conditions()
+		if problemShape {
+			cs = l.problemConditions()
+		}
+		entries = append(entries, cs)
 		st.Listeners = append(st.Listeners, gwv1.ListenerEntryStatus{
 			Name:           l.spec.Name,
 			SupportedKinds: l.kinds,
 			AttachedRoutes: l.attachedRoutes,
-			Conditions:     stamp(l.conditions(), gen, w.opts.Now),
+			Conditions:     stamp(cs, gen, w.opts.Now),
 		})
+	}
+	if problemShape {
+		st.Conditions = stamp(listenerSetConditionsFrom(entries, s.gateway.name()), gen, w.opts.Now)
+		return st
 	}
 	notValid := string(gwv1.ListenerSetReasonListenersNotValid)
 	accepted := trueCond(acceptedType, string(gwv1.ListenerSetReasonAccepted), "ListenerSet is attached to Gateway "+s.gateway.name())

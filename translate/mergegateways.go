@@ -98,6 +98,9 @@ func markMergedConflicts(group []*gatewayResult) {
 // servable reports whether a listener is valid on its own: a supported
 // protocol, and route kinds and certificates that resolve.
 func servable(r *listenerResult) bool {
+	if r.envoy {
+		return r.envoySpecValid()
+	}
 	return r.problems.acceptedReason == "" && r.problems.refsReason == ""
 }
 

@@ -79,6 +79,9 @@ func terminatesTLS(r *listenerResult) bool {
 	case gwv1.HTTPSProtocolType:
 		return true
 	case gwv1.TLSProtocolType:
+		if r.envoy {
+			return false // Envoy Gateway compares HTTPS listeners alone
+		}
 		// The CRD defaults tls.mode to Terminate; the loader applies it.
 		return r.spec.TLS != nil && deref(r.spec.TLS.Mode) == gwv1.TLSModeTerminate
 	}
