@@ -7,12 +7,16 @@ GO ?= go
 build:
 	$(GO) build -o bin/gwsim .
 
-# test also covers conformance/, a nested module (its own go.mod, so that
-# the upstream conformance suite's dependencies stay out of gwsim's) that
-# `./...` at the root does not reach.
+# test runs the golden cases a second time with every fast path off
+# (GWSIM_FASTPATH=off, package internal/fastpath): each fast path must
+# print the bytes its library prints. test also covers conformance/, a
+# nested module (its own go.mod, so that the upstream conformance suite's
+# dependencies stay out of gwsim's) that `./...` at the root does not
+# reach.
 test:
 	$(GO) vet ./...
 	$(GO) test ./...
+	GWSIM_FASTPATH=off $(GO) test -run '^TestGolden$$' ./golden
 	cd conformance && $(GO) vet ./... && $(GO) test ./...
 	$(MAKE) race
 
@@ -20,7 +24,7 @@ test:
 # workers, the fixpoint loop's reconcile workers and speculative read, the
 # renderers' ordered writer, internal/crash) under the race detector.
 # -short keeps TestMutants to a handful of mutants there.
-RACE_PKGS ?= ./internal/crash ./offline/... ./cmd ./translate
+RACE_PKGS ?= ./internal/crash ./internal/fastpath/... ./offline/... ./cmd ./translate
 race:
 	$(GO) test -race -short $(RACE_PKGS)
 
@@ -34,7 +38,7 @@ race:
 FUZZTIME ?= 1m
 FUZZ_MUTANTS ?= 5000
 FUZZMINIMIZE ?= 5s
-FUZZ_TARGETS = ./cmd:FuzzPipeline ./cmd:FuzzOutputs ./offline/load:FuzzReadHeader ./offline/validate:FuzzCELFast ./offline/validate:FuzzFastAdmit ./offline/load/yamljson:FuzzConvert ./cmd/yamlenc:FuzzMarshal ./offline/load/typed:FuzzFromMap ./offline/load/typed:FuzzFromJSON ./offline/load/typed:FuzzObjectMap ./offline/validate:FuzzPatternMatchers ./offline/validate:FuzzMetaValid ./offline/load/yamljson:FuzzClean
+FUZZ_TARGETS = ./cmd:FuzzPipeline ./cmd:FuzzOutputs ./offline/load:FuzzReadHeader ./offline/validate:FuzzCELFast ./offline/validate:FuzzFastAdmit ./internal/fastpath/yamlin:FuzzConvert ./internal/fastpath/yamlout:FuzzMarshal ./internal/fastpath/jsonin:FuzzFromMap ./internal/fastpath/jsonin:FuzzFromJSON ./internal/fastpath/jsonin:FuzzObjectMap ./offline/validate:FuzzPatternMatchers ./offline/validate:FuzzMetaValid ./internal/fastpath/yamlin:FuzzClean
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \

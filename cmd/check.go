@@ -30,7 +30,7 @@ func checkCommand() pipelineCommand {
 			if err := renderFindings(w, f, opts.shown(r, f)); err != nil {
 				return err
 			}
-			return opts.writeFiles(r, renderFindings)
+			return opts.writeFiles(w, r, renderFindings)
 		},
 		findingsAreOutput: true,
 	}

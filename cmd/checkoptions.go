@@ -125,24 +125,26 @@ func (o *checkOptions) shown(r findingsReport, f format) findingsReport {
 	return r
 }
 
-// writeFiles writes the report to each --output-file. A file that cannot
-// be created or written is an I/O error (exit 2), never a usage error.
-func (o *checkOptions) writeFiles(r findingsReport, render func(w io.Writer, f format, r findingsReport) error) error {
+// writeFiles writes the report to each --output-file, with the encoders
+// stdout (out) has. A file that cannot be created or written is an I/O
+// error (exit 2), never a usage error.
+func (o *checkOptions) writeFiles(out io.Writer, r findingsReport, render func(w io.Writer, f format, r findingsReport) error) error {
 	r.Width = o.width(0) // a file is not a terminal
 	for _, of := range o.files {
-		if err := writeReportFile(of, o.shown(r, of.format), render); err != nil {
+		if err := writeReportFile(out, of, o.shown(r, of.format), render); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func writeReportFile(of outputFile, r findingsReport, render func(w io.Writer, f format, r findingsReport) error) error {
+func writeReportFile(out io.Writer, of outputFile, r findingsReport, render func(w io.Writer, f format, r findingsReport) error) error {
 	file, err := os.Create(of.path)
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--output-file: %w", err)}
 	}
 	w := &outputWriter{w: file}
+	w.yamlLibrary, w.jsonLibrary = libraryEncoders(out)
 	err = render(w, of.format, r)
 	if cerr := file.Close(); w.err == nil && cerr != nil {
 		w.err = cerr

@@ -168,8 +168,9 @@ func (d *diffFlags) run(c *cobra.Command, args []string, streams Streams, env En
 	report := diff.Compare(
 		diff.Side{Output: before.Result.Output, Findings: before.Findings, Objects: objectsByRef(before.Result.Objects)},
 		diff.Side{Output: after.Result.Output, Findings: after.Findings, Objects: objectsByRef(after.Result.Objects)})
-	if err := renderDiff(streams.Out, f, report); err != nil {
-		return err
+	w := newOutput(streams.Out, streams.fastMode())
+	if err := renderDiff(w, f, report); err != nil {
+		return outputError(w, "output", err)
 	}
 	if err := flushOut(streams.Out); err != nil {
 		return err

@@ -32,7 +32,7 @@ var outputDigests = []struct {
 	{routes: 1000, digest: "39c9c36b236c9fab5f5dd897907946aedc423fda20b530839f28ce3779a267b7", short: true},
 	{routes: 10000, args: []string{"--validate=false"}, digest: "0749216bcbee220ba713e8b091075d54b6b4087d76ef175142cdcde5b321f11d"},
 	// The same document in JSON, recorded when it was still written by
-	// json.MarshalIndent whole (before cmd/jsonenc).
+	// json.MarshalIndent whole (before jsonout).
 	{routes: 1000, command: []string{"translate", "-o", "json"}, digest: "39031f175c3705542125556990976518443d69c935aba185e01411e470822195", short: true},
 }
 

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 
 	"github.com/gwsim/gwsim/internal/crash"
+	"github.com/gwsim/gwsim/internal/fastpath"
 	"github.com/gwsim/gwsim/internal/safetext"
 	"github.com/gwsim/gwsim/offline"
 )
@@ -21,6 +23,8 @@ type Streams struct {
 	// placeholders, set by ExecuteWith, is filled by the pipeline with the
 	// Flux variables the writers show again as ${NAME}.
 	placeholders *placeholders
+	// fastpath, set by ExecuteWith, is the run's fast-path mode.
+	fastpath *fastpathChoice
 }
 
 // Env holds what a test may swap out underneath the CLI.
@@ -37,12 +41,15 @@ type Env struct {
 	// check's text output wraps at it. ExecuteWith finds it when it is 0;
 	// tests set it to stand for a terminal.
 	Columns int
+	// Fastpath is the GWSIM_FASTPATH setting (package internal/fastpath):
+	// "" or "on", "off", or the fast paths to turn off.
+	Fastpath string
 }
 
 // Execute runs gwsim with args (without the program name) and returns the
 // exit code: 0 clean, 1 findings, 2 usage or input error, 3 a bug in gwsim.
 func Execute(args []string, streams Streams) int {
-	return ExecuteWith(args, streams, Env{})
+	return ExecuteWith(args, streams, Env{Fastpath: os.Getenv(fastpath.EnvVar)})
 }
 
 // ExecuteWith is Execute with a chosen environment. It never exits the
@@ -67,6 +74,7 @@ func ExecuteWith(args []string, streams Streams, env Env) (code int) {
 	// row, a YAML scalar), and one write per piece costs more than the
 	// rendering itself on large outputs. stderr stays unbuffered.
 	streams.placeholders = &placeholders{}
+	streams.fastpath = &fastpathChoice{setting: env.Fastpath}
 	outVars := &placeholderWriter{w: streams.Out, p: streams.placeholders}
 	errVars := &placeholderWriter{w: streams.Err, p: streams.placeholders}
 	streams.Err = errVars

@@ -122,8 +122,9 @@ func (e *explainFlags) run(c *cobra.Command, rawURL string, streams Streams, env
 	in := explain.NewInput(out.Result.Output, out.Result.Objects, out.Sources)
 	in.Policies, in.Findings = out.Policies, out.Findings
 	trace := explain.Explain(in, req)
-	if err := renderExplain(streams.Out, f, trace); err != nil {
-		return err
+	w := newOutput(streams.Out, streams.fastMode())
+	if err := renderExplain(w, f, trace); err != nil {
+		return outputError(w, "output", err)
 	}
 	if err := flushOut(streams.Out); err != nil {
 		return err

@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/gwsim/gwsim/cmd/jsonenc"
-	"github.com/gwsim/gwsim/cmd/yamlenc"
+	"github.com/gwsim/gwsim/internal/fastpath/jsonout"
+	"github.com/gwsim/gwsim/internal/fastpath/yamlout"
 )
 
 // format is an -o/--output value.
@@ -38,11 +38,11 @@ func parseFormat(s string, valid []format) (format, error) {
 
 // writeYAML writes v as one YAML document, byte for byte as
 // sigs.k8s.io/yaml.Marshal would but without its generic intermediate tree
-// (see yamlenc). Map keys come out sorted, which for Kubernetes objects
+// (see internal/fastpath/yamlout). Map keys come out sorted, which for Kubernetes objects
 // happens to be kubectl's order (apiVersion, kind, metadata, spec, status).
 // Long lists are cut into pieces encoded on every core (yamlPieces).
 func writeYAML(w io.Writer, v any) error {
-	p, err := yamlPieces(v, yamlRun)
+	p, err := yamlPieces(w, v, yamlRun)
 	if err != nil {
 		return err
 	}
@@ -54,11 +54,18 @@ func writeYAML(w io.Writer, v any) error {
 // enough that a piece costs far more than handing it to a core.
 const yamlRun = 64
 
-// yamlPieces is v's YAML document cut into pieces (yamlenc.Split): lists of
+// yamlPieces is v's YAML document cut into pieces (yamlout.Split): lists of
 // more than run items are cut into runs of run items. The bytes are those
 // of encoding v at once.
-func yamlPieces(v any, run int) (pieces, error) {
-	s, err := yamlenc.NewEncoder(nil).Split(v, run)
+func yamlPieces(w io.Writer, v any, run int) (pieces, error) {
+	if yamlLib, _ := libraryEncoders(w); yamlLib {
+		b, err := yamlout.MarshalLibrary(v)
+		if err != nil {
+			return pieces{}, fmt.Errorf("encoding yaml: %w", err)
+		}
+		return textPiece(string(b)), nil
+	}
+	s, err := yamlout.NewEncoder(nil).Split(v, run)
 	if err != nil {
 		return pieces{}, fmt.Errorf("encoding yaml: %w", err)
 	}
@@ -76,10 +83,18 @@ func yamlPieces(v any, run int) (pieces, error) {
 
 // writeJSON writes v as JSON indented by two spaces, with a final newline:
 // the bytes of json.MarshalIndent(v, "", "  "), but cut into pieces that
-// encode on every core and stream out (jsonenc), so that a long document
+// encode on every core and stream out (internal/fastpath/jsonout), so that a long document
 // is never held whole in memory.
 func writeJSON(w io.Writer, v any) error {
-	s, err := jsonenc.New(v, jsonRun)
+	if _, jsonLib := libraryEncoders(w); jsonLib {
+		b, err := jsonout.MarshalIndentLibrary(v)
+		if err != nil {
+			return fmt.Errorf("encoding json: %w", err)
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	s, err := jsonout.New(v, jsonRun)
 	if err != nil {
 		return fmt.Errorf("encoding json: %w", err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/gwsim/gwsim/cmd/yamlenc"
+	"github.com/gwsim/gwsim/internal/fastpath/yamlout"
 )
 
 // defaultMutants is how many mutated manifest sets TestMutants runs in
@@ -86,9 +86,9 @@ func joinDocuments(t *testing.T, docs []any) []byte {
 	t.Helper()
 	var parts [][]byte
 	for _, d := range docs {
-		// yamlenc, not sigs.k8s.io/yaml: seeds hold control characters
+		// yamlout, not sigs.k8s.io/yaml: seeds hold control characters
 		// that only the former writes (escaped).
-		b, err := yamlenc.Marshal(d)
+		b, err := yamlout.Marshal(d)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,19 @@ import (
 type outputWriter struct {
 	w   io.Writer
 	err error
+	// yamlLibrary and jsonLibrary send data documents to the libraries
+	// instead of the fast encoders (the fast-path escape hatch, see
+	// newOutput).
+	yamlLibrary, jsonLibrary bool
+}
+
+// libraryEncoders reports which encoders w asks for: the libraries' when
+// it is an outputWriter made with those fast paths off.
+func libraryEncoders(w io.Writer) (yamlLib, jsonLib bool) {
+	if o, ok := w.(*outputWriter); ok {
+		return o.yamlLibrary, o.jsonLibrary
+	}
+	return false, false
 }
 
 func (o *outputWriter) Write(p []byte) (int, error) {

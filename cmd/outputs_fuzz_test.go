@@ -13,8 +13,8 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/gwsim/gwsim/cmd/yamlenc"
 	"github.com/gwsim/gwsim/diag"
+	"github.com/gwsim/gwsim/internal/fastpath/yamlout"
 	"github.com/gwsim/gwsim/internal/safetext"
 	"github.com/gwsim/gwsim/internal/textwrap"
 )
@@ -190,13 +190,13 @@ func checkTable(t *testing.T, cells []string) {
 	}
 }
 
-// checkYAML writes v with yamlenc and reads it back with sigs.k8s.io/yaml:
+// checkYAML writes v with yamlout and reads it back with sigs.k8s.io/yaml:
 // the same strings, whatever characters they hold (invalid UTF-8 becomes
 // U+FFFD, as encoding/json makes it).
 func checkYAML(t *testing.T, v map[string]any) {
-	b, err := yamlenc.Marshal(v)
+	b, err := yamlout.Marshal(v)
 	if err != nil {
-		t.Fatalf("yamlenc: %v", err)
+		t.Fatalf("yamlout: %v", err)
 	}
 	var back map[string]any
 	if err := yaml.Unmarshal(b, &back); err != nil {

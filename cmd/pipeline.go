@@ -79,11 +79,12 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		// complete checked both.
 		Admission:      load.Admission(p.Admission),
 		Implementation: profile.Name(p.Implementation),
+		Fastpath:       streams.fastMode(),
 	})
 	if streams.placeholders != nil {
 		streams.placeholders.set(loaded.Placeholders)
 	}
-	platform := loadPlatformGateways(p, loaded)
+	platform := loadPlatformGateways(p, loaded, streams.fastMode())
 	markStage(ctx, "load")
 	if errs := append(loaded.Errors, platform.errors...); len(errs) > 0 {
 		errs = diag.Sort(diag.WithCodes(errs))
@@ -96,7 +97,7 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 	if err != nil {
 		return outcome{}, usageErrorf("%v", err)
 	}
-	opts := offline.Options{Translate: translate.Options{Now: translateTime(), OpenWorld: world}, Store: env.Store, OtherObjects: loaded.Others,
+	opts := offline.Options{Translate: translate.Options{Now: translateTime(), OpenWorld: world}, Store: storeFactory(env, streams.fastMode()), OtherObjects: loaded.Others,
 		Stage: func(name string) { markStage(ctx, name) }}
 	opts.Translate.ControllerNames = p.ControllerNames
 	opts.Translate.Implementation = profile.Name(p.Implementation)

@@ -68,7 +68,7 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 	if err != nil && p.findingsAreOutput && f != formatText && errors.As(err, &ee) && len(ee.inputErrors) > 0 {
 		// Machine-readable check output must explain an exit 2 as well;
 		// text output already went to stderr.
-		w := &outputWriter{w: streams.Out}
+		w := newOutput(streams.Out, streams.fastMode())
 		if rerr := p.render(w, f, outcome{Findings: ee.inputErrors, Threshold: flags.Findings.policy.Threshold, Root: root, Unread: true}); rerr != nil {
 			return outputError(w, "output", rerr)
 		}
@@ -87,7 +87,7 @@ func (p pipelineCommand) run(c *cobra.Command, flags *pipelineFlags, streams Str
 	if !p.rendersOutputStatus {
 		out.Result.Output.Status = translate.Status{}
 	}
-	w := &outputWriter{w: streams.Out}
+	w := newOutput(streams.Out, streams.fastMode())
 	if err := p.render(w, f, out); err != nil {
 		return outputError(w, "output", err)
 	}

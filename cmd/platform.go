@@ -5,6 +5,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/diag"
+	"github.com/gwsim/gwsim/internal/fastpath"
 	"github.com/gwsim/gwsim/offline/load"
 )
 
@@ -21,7 +22,7 @@ type platformGateways struct {
 
 // loadPlatformGateways reads p.Gateways (directories recursively) and keeps
 // their Gateways and ListenerSets that loaded does not define.
-func loadPlatformGateways(p *pipelineFlags, loaded load.Result) platformGateways {
+func loadPlatformGateways(p *pipelineFlags, loaded load.Result, fast fastpath.Mode) platformGateways {
 	out := platformGateways{refs: map[diag.ObjectRef]bool{}}
 	if len(p.Gateways) == 0 {
 		return out
@@ -29,7 +30,7 @@ func loadPlatformGateways(p *pipelineFlags, loaded load.Result) platformGateways
 	res := load.Load(load.Options{Paths: p.Gateways, Recursive: true, Namespace: p.Namespace, Exclude: p.Exclude,
 		// The platform's objects are admitted under the channel the
 		// input's load settled on: they live in the same cluster.
-		Channel: loaded.Channel, NoValidation: p.validation.off, Fields: p.validation.fields})
+		Channel: loaded.Channel, NoValidation: p.validation.off, Fields: p.validation.fields, Fastpath: fast})
 	out.errors = res.Errors
 	for _, o := range res.Objects {
 		var kind string

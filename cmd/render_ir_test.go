@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/gwsim/gwsim/cmd/yamlenc"
+	"github.com/gwsim/gwsim/internal/fastpath/yamlout"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
@@ -71,7 +71,7 @@ func TestRenderIRInPiecesIsOneDocument(t *testing.T) {
 				VirtualHosts: hosts}},
 		})
 	}
-	whole, err := yamlenc.Marshal(model)
+	whole, err := yamlout.Marshal(model)
 	if err != nil {
 		t.Fatal(err)
 	}

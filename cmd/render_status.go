@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
-	"github.com/gwsim/gwsim/cmd/yamlenc"
+	"github.com/gwsim/gwsim/internal/fastpath/yamlout"
 	"github.com/gwsim/gwsim/offline/scheme"
 	"github.com/gwsim/gwsim/profile"
 )
@@ -27,7 +27,7 @@ type statusObject struct {
 	Kind       string         `json:"kind"`
 	Metadata   statusMetadata `json:"metadata"`
 	// Status is the object's status: for YAML, a pointer to the object's
-	// own status, which yamlenc reads in place; for JSON, its encoding
+	// own status, which yamlout reads in place; for JSON, its encoding
 	// with sorted keys (as encoding/json writes maps).
 	Status any `json:"status"`
 }
@@ -53,13 +53,13 @@ const statusChunk = 256
 // and yaml, a v1 List for json.
 func renderStatus(w io.Writer, f format, objs []client.Object) error {
 	if f == formatJSON {
-		items, err := statusObjects(objs, f)
+		items, err := statusObjects(w, objs, f)
 		if err != nil {
 			return err
 		}
 		return writeJSON(w, statusList{APIVersion: "v1", Kind: "List", Items: items})
 	}
-	p, err := statusPieces(objs)
+	p, err := statusPieces(w, objs)
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,10 @@ func renderStatus(w io.Writer, f format, objs []client.Object) error {
 // Every printed object is preceded by "---" but the first; pieces do not
 // know whether the pieces before them printed anything, so each writes
 // the separator and the first one written is dropped.
-func statusPieces(objs []client.Object) (pieces, error) {
+func statusPieces(w io.Writer, objs []client.Object) (pieces, error) {
+	if yamlLib, _ := libraryEncoders(w); yamlLib {
+		return statusLibraryPiece(w, objs)
+	}
 	items, err := statusEntries(objs)
 	if err != nil {
 		return pieces{}, err
@@ -80,9 +83,9 @@ func statusPieces(objs []client.Object) (pieces, error) {
 	return pieces{
 		n: (len(items) + statusChunk - 1) / statusChunk,
 		render: func(i int, buf *bytes.Buffer) error {
-			enc, _ := encoders.Get().(*yamlenc.Encoder)
+			enc, _ := encoders.Get().(*yamlout.Encoder)
 			if enc == nil {
-				enc = yamlenc.NewEncoder(nil)
+				enc = yamlout.NewEncoder(nil)
 			}
 			defer encoders.Put(enc)
 			enc.Reset(buf)
@@ -117,21 +120,43 @@ func statusPieces(objs []client.Object) (pieces, error) {
 
 const statusSeparator = "---\n"
 
+// statusLibraryPiece is the YAML status stream through sigs.k8s.io/yaml,
+// in one piece: the reference statusPieces is held to.
+func statusLibraryPiece(w io.Writer, objs []client.Object) (pieces, error) {
+	items, err := statusObjects(w, objs, formatYAML)
+	if err != nil {
+		return pieces{}, err
+	}
+	var out bytes.Buffer
+	for i, it := range items {
+		if i > 0 {
+			out.WriteString(statusSeparator)
+		}
+		b, err := yamlout.MarshalLibrary(it)
+		if err != nil {
+			return pieces{}, statusError(it, err)
+		}
+		out.Write(b)
+	}
+	return textPiece(out.String()), nil
+}
+
 func statusError(it statusObject, err error) error {
 	return fmt.Errorf("encoding the status of %s %s/%s: %w", it.Kind, it.Metadata.Namespace, it.Metadata.Name, err)
 }
 
 // statusObjects selects the Gateway API objects whose status says something
 // and strips them to type, name and status.
-func statusObjects(objs []client.Object, f format) ([]statusObject, error) {
+func statusObjects(w io.Writer, objs []client.Object, f format) ([]statusObject, error) {
 	items, err := statusEntries(objs)
 	if err != nil {
 		return nil, err
 	}
 	kept := items[:0]
-	enc := yamlenc.NewEncoder(nil)
+	enc := yamlout.NewEncoder(nil)
+	yamlLib, _ := libraryEncoders(w)
 	for _, it := range items {
-		if f != formatJSON {
+		if f != formatJSON && !yamlLib {
 			empty, err := enc.Empty(it.Status)
 			if err != nil {
 				return nil, statusError(it, err)
@@ -150,6 +175,10 @@ func statusObjects(objs []client.Object, f format) ([]statusObject, error) {
 			return nil, fmt.Errorf("reading the status of %s %s/%s: %w", it.Kind, it.Metadata.Namespace, it.Metadata.Name, err)
 		}
 		if isEmptyValue(generic) {
+			continue
+		}
+		if f != formatJSON {
+			kept = append(kept, it)
 			continue
 		}
 		// Kept as the maps' own encoding (sorted keys), not as the maps:

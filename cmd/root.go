@@ -43,7 +43,17 @@ func newRootCmd(streams Streams, env Env, prof *profiler) *cobra.Command {
 	}
 	translateCommand().command(streams, env, root)
 	prof.register(root)
-	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return prof.start(c) }
+	if streams.fastpath != nil {
+		streams.fastpath.register(root)
+	}
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		if streams.fastpath != nil {
+			if err := streams.fastpath.parse(); err != nil {
+				return err
+			}
+		}
+		return prof.start(c)
+	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(
 		translateCommand().command(streams, env, nil),

@@ -81,8 +81,9 @@ func (t *testFlags) run(c *cobra.Command, streams Streams, env Env) error {
 	}
 	in := explain.NewInput(out.Result.Output, out.Result.Objects, out.Sources)
 	report := routetest.Run(in, suite, routetest.Options{Coverage: t.Coverage, FailUnder: t.FailUnder, KeepPath: t.KeepPath})
-	if err := renderTestReport(streams.Out, f, report); err != nil {
-		return err
+	w := newOutput(streams.Out, streams.fastMode())
+	if err := renderTestReport(w, f, report); err != nil {
+		return outputError(w, "output", err)
 	}
 	if err := flushOut(streams.Out); err != nil {
 		return err

@@ -30,7 +30,7 @@ type translateDoc struct {
 // holding the same data (plus findings) in yaml and json.
 func renderTranslate(w io.Writer, f format, out outcome) error {
 	if f != formatText {
-		status, err := statusObjects(out.Result.Objects, f)
+		status, err := statusObjects(w, out.Result.Objects, f)
 		if err != nil {
 			return err
 		}
@@ -54,11 +54,11 @@ func renderTranslate(w io.Writer, f format, out outcome) error {
 	if err != nil {
 		return err
 	}
-	irs, err := yamlPieces(model, yamlRun)
+	irs, err := yamlPieces(w, model, yamlRun)
 	if err != nil {
 		return err
 	}
-	status, err := statusPieces(out.Result.Objects)
+	status, err := statusPieces(w, out.Result.Objects)
 	if err != nil {
 		return err
 	}

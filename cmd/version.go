@@ -29,7 +29,7 @@ func newVersionCmd(streams Streams) *cobra.Command {
 				return err
 			}
 			if f == formatJSON {
-				return writeJSON(streams.Out, readVersions())
+				return writeJSON(newOutput(streams.Out, streams.fastMode()), readVersions())
 			}
 			_, err = fmt.Fprintln(streams.Out, versionString())
 			return err

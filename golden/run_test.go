@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gwsim/gwsim/cmd"
+	"github.com/gwsim/gwsim/internal/fastpath"
 	"github.com/gwsim/gwsim/offline"
 )
 
@@ -98,17 +99,18 @@ func (c command) byFile() bool {
 // runner is one way to run the CLI: the default store or a chosen one.
 type runner func(args []string, streams cmd.Streams) int
 
-// defaultRunner runs the CLI with the case folder (the working directory)
+// defaultRunner runs the CLI, in the fast-path mode GWSIM_FASTPATH says
+// (make test runs every case with it off too), with the case folder (the working directory)
 // as the repository root, as if each case were a repository of its own:
 // SARIF, GitHub and GitLab paths then read input/<file> wherever the
 // checkout sits, and with or without a .git above it.
 func defaultRunner(args []string, streams cmd.Streams) int {
-	return cmd.ExecuteWith(args, streams, cmd.Env{SourceRoot: "."})
+	return cmd.ExecuteWith(args, streams, cmd.Env{SourceRoot: ".", Fastpath: os.Getenv(fastpath.EnvVar)})
 }
 
 func storeRunner(store offline.StoreFactory) runner {
 	return func(args []string, streams cmd.Streams) int {
-		return cmd.ExecuteWith(args, streams, cmd.Env{Store: store, SourceRoot: "."})
+		return cmd.ExecuteWith(args, streams, cmd.Env{Store: store, SourceRoot: ".", Fastpath: os.Getenv(fastpath.EnvVar)})
 	}
 }
 

@@ -1,6 +1,6 @@
 // Package jsonrule holds encoding/json's rules for struct fields, which
-// gwsim's own encoders and decoders (cmd/yamlenc, cmd/jsonenc,
-// offline/load/typed) must follow to give encoding/json's results:
+// gwsim's own encoders and decoders (internal/fastpath/yamlout, jsonout,
+// and jsonin) must follow to give encoding/json's results:
 // encoding/json does not export them.
 package jsonrule
 

@@ -12,7 +12,8 @@ import (
 	kjson "sigs.k8s.io/json"
 
 	"github.com/gwsim/gwsim/diag"
-	"github.com/gwsim/gwsim/offline/load/typed"
+	"github.com/gwsim/gwsim/internal/fastpath"
+	"github.com/gwsim/gwsim/internal/fastpath/jsonin"
 	"github.com/gwsim/gwsim/offline/validate"
 )
 
@@ -61,16 +62,20 @@ func ParseAdmission(s string) (Admission, error) {
 	return "", fmt.Errorf("unknown admission %q: want %q or %q", s, AdmissionAPIServer, AdmissionNone)
 }
 
-func newAdmission(channel validate.Channel, skip bool, fields FieldValidation, adm Admission) *admission {
+func newAdmission(channel validate.Channel, skip bool, fields FieldValidation, adm Admission, fast fastpath.Mode) *admission {
 	if channel == "" {
 		channel = validate.Standard
 	}
 	if adm == AdmissionNone {
 		channel = validate.Experimental
 	}
-	a := &admission{channel: validate.New(channel), validate: !skip, fields: fields, standalone: adm == AdmissionNone}
+	validator := validate.New
+	if !fast.Fast(fastpath.Admission) {
+		validator = func(c validate.Channel) *validate.Validator { return validate.New(c).Library() }
+	}
+	a := &admission{channel: validator(channel), validate: !skip, fields: fields, standalone: adm == AdmissionNone}
 	if channel == validate.Standard {
-		a.experimental = validate.New(validate.Experimental)
+		a.experimental = validator(validate.Experimental)
 	}
 	return a
 }
@@ -95,7 +100,7 @@ type origin struct {
 	doc    document
 	prefix string
 	ws     *workspace
-	// converted says that the value is yamljson's output (see readHeader).
+	// converted says that the value is yamlin's output (see readHeader).
 	converted bool
 }
 
@@ -106,7 +111,7 @@ type origin struct {
 // then holds the reasons, as error findings at the line of each offending
 // field.
 func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.ObjectRef, src diag.Source, at origin, out *decoded) (map[string]any, bool) {
-	objectMap := typed.ObjectMap
+	objectMap := jsonin.ObjectMap
 	if at.ws != nil {
 		objectMap = at.ws.maps.ObjectMap
 	}

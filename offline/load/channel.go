@@ -40,7 +40,7 @@ func loadAuto(opts Options) Result {
 	probe := newChannelProbe(true)
 	std := opts
 	std.Channel = validate.Standard
-	d := newDecoder(opts.Namespace, opts.Limits, newAdmission(validate.Standard, false, opts.Fields, opts.Admission))
+	d := newDecoder(opts.Namespace, opts.Limits, newAdmission(validate.Standard, false, opts.Fields, opts.Admission, opts.Fastpath), opts.Fastpath)
 	d.probe = probe
 	res := load(std, d, cache)
 	if !probe.found.Load() {
@@ -49,7 +49,7 @@ func loadAuto(opts Options) Result {
 	exp := opts
 	exp.Channel = validate.Experimental
 	probe = newChannelProbe(false)
-	d = newDecoder(opts.Namespace, opts.Limits, newAdmission(validate.Experimental, false, opts.Fields, opts.Admission))
+	d = newDecoder(opts.Namespace, opts.Limits, newAdmission(validate.Experimental, false, opts.Fields, opts.Admission, opts.Fastpath), opts.Fastpath)
 	d.probe = probe
 	cache.replay = true
 	res = load(exp, d, cache)

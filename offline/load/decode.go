@@ -13,8 +13,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gwsim/gwsim/diag"
-	"github.com/gwsim/gwsim/offline/load/typed"
-	"github.com/gwsim/gwsim/offline/load/yamljson"
+	"github.com/gwsim/gwsim/internal/fastpath"
+	"github.com/gwsim/gwsim/internal/fastpath/jsonin"
+	"github.com/gwsim/gwsim/internal/fastpath/yamlin"
 	"github.com/gwsim/gwsim/offline/scheme"
 	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/profile"
@@ -37,15 +38,21 @@ type decoder struct {
 	// typed decodes admitted objects into their Go types without encoding
 	// them to JSON again; nil decodes them the library's way only (the
 	// reference of the differential tests).
-	typed *typed.Decoder
+	typed *jsonin.Decoder
+	// fast says which fast paths run (YAML to JSON, the header scan).
+	fast fastpath.Mode
 }
 
-func newDecoder(namespace string, limits Limits, adm *admission) *decoder {
+func newDecoder(namespace string, limits Limits, adm *admission, fast fastpath.Mode) *decoder {
 	s := scheme.New()
 	if namespace == "" {
 		namespace = "default"
 	}
-	return &decoder{scheme: s, catalog: newCatalog(s), namespace: namespace, limits: limits.withDefaults(), admission: adm, typed: &typed.Decoder{}}
+	d := &decoder{scheme: s, catalog: newCatalog(s), namespace: namespace, limits: limits.withDefaults(), admission: adm, fast: fast}
+	if fast.Fast(fastpath.JSONIn) {
+		d.typed = &jsonin.Decoder{}
+	}
+	return d
 }
 
 // decoded is what one document yields.
@@ -87,7 +94,7 @@ func (d *decoder) document(doc document, ws *workspace) decoded {
 	if repeated != nil {
 		// The finding names the document's object, so that it sorts and
 		// reads like every other finding about that object.
-		if h, err := readHeader(js, false); err == nil && !h.hasItems {
+		if h, err := d.readHeader(js, false); err == nil && !h.hasItems {
 			repeated.Object = d.ref(schema.FromAPIVersionAndKind(h.APIVersion, h.Kind).GroupKind(), h)
 		}
 		if d.strictFields() {
@@ -104,19 +111,21 @@ func (d *decoder) document(doc document, ws *workspace) decoded {
 
 // toJSON converts a YAML document. The fast converter goes first: it
 // answers only when its JSON is exactly YAMLToJSONStrict's (see package
-// yamljson), which is most of the time. Otherwise strict conversion is
+// yamlin), which is most of the time. Otherwise strict conversion is
 // tried because it costs nothing extra when it succeeds and is the only way
 // to see a repeated key, which plain conversion silently resolves to the
 // last value; that warning is returned for document to attach to the
 // object. The slow path expands aliases: the reader has measured their
 // expansion against the limits (aliasBudget) before. converted says the
 // fast converter wrote js (see readHeader).
-func (d *decoder) toJSON(doc document, conv *yamljson.Converter, src diag.Source, out *decoded) (js []byte, repeated *diag.Finding, converted, ok bool) {
+func (d *decoder) toJSON(doc document, conv *yamlin.Converter, src diag.Source, out *decoded) (js []byte, repeated *diag.Finding, converted, ok bool) {
 	if doc.json {
 		return doc.data, nil, false, true
 	}
-	if js, ok := conv.Convert(doc.data); ok {
-		return js, nil, true, true
+	if d.fast.Fast(fastpath.YAMLIn) {
+		if js, ok := conv.Convert(doc.data); ok {
+			return js, nil, true, true
+		}
 	}
 	js, strictErr := yaml.YAMLToJSONStrict(doc.data)
 	if strictErr == nil {
@@ -161,7 +170,7 @@ const maxListDepth = 4
 // value decodes one JSON value: an object, or a List whose items are each
 // decoded in turn (with the List's source).
 func (d *decoder) value(js []byte, src diag.Source, out *decoded, at origin, depth int) {
-	h, err := readHeader(js, at.converted)
+	h, err := d.readHeader(js, at.converted)
 	var depthErr *depthError
 	switch {
 	case errors.As(err, &depthErr):
@@ -213,7 +222,7 @@ func (d *decoder) list(gvk schema.GroupVersionKind, items [][]byte, src diag.Sou
 		itemGVK = gvk.GroupVersion().WithKind(strings.TrimSuffix(gvk.Kind, "List"))
 	}
 	for i, item := range items {
-		// An item of a converted document is still yamljson's output,
+		// An item of a converted document is still yamlin's output,
 		// and so is withTypeMeta's re-encoding of it.
 		itemAt := origin{doc: at.doc, prefix: fmt.Sprintf("%sitems[%d].", at.prefix, i), ws: at.ws, converted: at.converted}
 		d.value(withTypeMeta(item, itemGVK), src, out, itemAt, depth+1)
@@ -300,7 +309,7 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 // is known and registered, without its second scan for apiVersion and
 // kind: value has already read them and checked that both are present and
 // parse. An admitted object is decoded as its JSON encoding would be.
-// Package typed decodes what it can prove it decodes exactly as
+// Package jsonin decodes what it can prove it decodes exactly as
 // sigs.k8s.io/json.UnmarshalStrict (most objects); the library decodes
 // the rest, and gives the warnings and errors. ok is false when the
 // object does not decode (out then holds the error).

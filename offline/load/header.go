@@ -10,6 +10,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "sigs.k8s.io/json"
+
+	"github.com/gwsim/gwsim/internal/fastpath"
 )
 
 // header is what the loader reads from a document before choosing a type:
@@ -36,15 +38,17 @@ type header struct {
 // almost every document without decoding the spec; anything it is unsure
 // of goes to readHeaderJSON, whose results and errors are the reference.
 //
-// converted says that js is what yamljson.Convert returned (or a List item
+// converted says that js is what yamlin.Convert returned (or a List item
 // in it): JSON as encoding/json writes it (well-formed, the keys of every
 // object distinct and sorted), nested at most a few hundred deep, so that
 // readHeaderJSON cannot fail on what follows the header's keys (its one
 // error there, nesting deeper than maxJSONDepth, cannot happen): the scan
 // stops after them instead of checking the spec.
-func readHeader(js []byte, converted bool) (header, error) {
-	if h, ok := scanHeader(js, converted); ok {
-		return h, nil
+func (d *decoder) readHeader(js []byte, converted bool) (header, error) {
+	if d.fast.Fast(fastpath.JSONIn) {
+		if h, ok := scanHeader(js, converted); ok {
+			return h, nil
+		}
 	}
 	return readHeaderJSON(js)
 }

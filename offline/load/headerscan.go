@@ -22,7 +22,7 @@ import (
 // object, deep nesting, and JSON that is not well-formed. The caller then
 // uses readHeaderJSON, which gives today's header or error.
 //
-// sorted says that js is yamljson's output (see readHeader): the scan
+// sorted says that js is yamlin's output (see readHeader): the scan
 // then stops at the first top-level key that sorts after "metadata".
 func scanHeader(js []byte, sorted bool) (header, bool) {
 	var h header
@@ -313,7 +313,7 @@ func (s *jsonScan) skip(depth int) bool {
 }
 
 // skipWellFormed skips the value at s.i of JSON known to be well-formed
-// (yamljson's output), finding its end only: the brackets it opens, and
+// (yamlin's output), finding its end only: the brackets it opens, and
 // the strings in it, which may hold brackets and escaped quotes.
 func (s *jsonScan) skipWellFormed() bool {
 	s.space()

@@ -11,16 +11,17 @@ import (
 
 	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/corpus"
-	"github.com/gwsim/gwsim/offline/load/yamljson"
+	"github.com/gwsim/gwsim/internal/fastpath"
+	"github.com/gwsim/gwsim/internal/fastpath/yamlin"
 )
 
 // sameHeader checks that readHeader, with its scan, gives exactly what
 // readHeaderJSON gives, and reports whether the scan answered. converted
-// says js is yamljson's output, or JSON as encoding/json writes it.
+// says js is yamlin's output, or JSON as encoding/json writes it.
 func sameHeader(t *testing.T, name string, js []byte, converted bool) (scanned bool) {
 	t.Helper()
 	want, wantErr := readHeaderJSON(js)
-	got, gotErr := readHeader(js, converted)
+	got, gotErr := (&decoder{}).readHeader(js, converted)
 	if errText(gotErr) != errText(wantErr) || !reflect.DeepEqual(got, want) {
 		t.Errorf("%s: readHeader(%q, %v)\n = %+v, %v\nwant %+v, %v", name, js, converted, got, gotErr, want, wantErr)
 	}
@@ -157,7 +158,7 @@ func TestScanHeaderCorpus(t *testing.T) {
 			parts, _ := split(path, data)
 			for _, doc := range parts {
 				var out decoded
-				js, _, converted, ok := newDecoder("", Limits{}, nil).toJSON(doc, &yamljson.Converter{}, diag.Source{File: path, Line: doc.line}, &out)
+				js, _, converted, ok := newDecoder("", Limits{}, nil, fastpath.Mode{}).toJSON(doc, &yamlin.Converter{}, diag.Source{File: path, Line: doc.line}, &out)
 				if !ok {
 					continue
 				}
@@ -222,14 +223,14 @@ func FuzzReadHeader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, js []byte) {
 		sameHeader(t, "fuzz", js, false)
 		// The same value as encoding/json writes it, and the input read
-		// as YAML by yamljson: the scan that stops early.
+		// as YAML by yamlin: the scan that stops early.
 		var v any
 		if json.Unmarshal(js, &v) == nil {
 			if canon, err := json.Marshal(v); err == nil {
 				sameHeader(t, "fuzz, encoded", canon, true)
 			}
 		}
-		if converted, ok := yamljson.Convert(js); ok {
+		if converted, ok := yamlin.Convert(js); ok {
 			sameHeader(t, "fuzz, converted", converted, true)
 		}
 	})
@@ -243,7 +244,7 @@ func BenchmarkReadHeader(b *testing.B) {
 	}
 	docs, _ := split(p, data)
 	var out decoded
-	js, _, _, ok := newDecoder("", Limits{}, nil).toJSON(docs[0], &yamljson.Converter{}, diag.Source{}, &out)
+	js, _, _, ok := newDecoder("", Limits{}, nil, fastpath.Mode{}).toJSON(docs[0], &yamlin.Converter{}, diag.Source{}, &out)
 	if !ok {
 		b.Fatal(out.errors)
 	}
@@ -251,8 +252,8 @@ func BenchmarkReadHeader(b *testing.B) {
 		name string
 		read func([]byte) (header, error)
 	}{
-		{"scan", func(js []byte) (header, error) { return readHeader(js, false) }},
-		{"sorted", func(js []byte) (header, error) { return readHeader(js, true) }},
+		{"scan", func(js []byte) (header, error) { return (&decoder{}).readHeader(js, false) }},
+		{"sorted", func(js []byte) (header, error) { return (&decoder{}).readHeader(js, true) }},
 		{"json", readHeaderJSON},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

@@ -57,6 +57,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/diag"
+	"github.com/gwsim/gwsim/internal/fastpath"
 	"github.com/gwsim/gwsim/offline/load/flux"
 	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/profile"
@@ -106,6 +107,9 @@ type Options struct {
 	Fields FieldValidation
 	// Limits bound what is read; zero fields take the defaults.
 	Limits Limits
+	// Fastpath says which of the loader's fast paths run (YAML to JSON,
+	// header scan and typed decode, admission); the zero value runs all.
+	Fastpath fastpath.Mode
 	// Admission is what reads the objects before the controller: the API
 	// server (the default) or none (standalone).
 	Admission Admission
@@ -168,7 +172,7 @@ func Load(opts Options) Result {
 	if opts.Channel == ChannelAuto {
 		return loadAuto(opts)
 	}
-	return load(opts, newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation, opts.Fields, opts.Admission)), nil)
+	return load(opts, newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation, opts.Fields, opts.Admission, opts.Fastpath), opts.Fastpath), nil)
 }
 
 // load is Load with the decoder given, for the differential tests.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/crash"
-	"github.com/gwsim/gwsim/offline/load/typed"
-	"github.com/gwsim/gwsim/offline/load/yamljson"
+	"github.com/gwsim/gwsim/internal/fastpath/jsonin"
+	"github.com/gwsim/gwsim/internal/fastpath/yamlin"
 )
 
 // decodeAll reads the files one at a time, splits each into documents and
@@ -110,8 +110,8 @@ func (ds *decodedDocs) all() iter.Seq[*decoded] {
 // workspace is one decoding worker's scratch space, kept from one
 // document to the next.
 type workspace struct {
-	conv yamljson.Converter
-	maps typed.Scratch
+	conv yamlin.Converter
+	maps jsonin.Scratch
 }
 
 // readAll reads the inputs in order, splits each into documents and

@@ -11,11 +11,12 @@ import (
 
 	"github.com/gwsim/gwsim/bench/synth"
 	"github.com/gwsim/gwsim/internal/corpus"
+	"github.com/gwsim/gwsim/internal/fastpath"
 	"github.com/gwsim/gwsim/offline/validate"
 )
 
 // TestTypedDecodeMatchesLibrary: loading with admitted objects decoded by
-// package typed gives exactly the Result of loading with every object
+// package jsonin gives exactly the Result of loading with every object
 // encoded to JSON and decoded by sigs.k8s.io/json (the reference), with
 // validation on and off, over the golden inputs, the gateway-api
 // examples, the conformance manifests and a generated set of 1000 routes.
@@ -69,12 +70,12 @@ func TestTypedDecodeMatchesLibrary(t *testing.T) {
 	}
 }
 
-// loadWith loads opts with or without package typed, rewinding stdin.
+// loadWith loads opts with or without package jsonin, rewinding stdin.
 func loadWith(opts Options, stdin *bytes.Reader, fast bool) Result {
 	if stdin != nil {
 		stdin.Seek(0, 0)
 	}
-	d := newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation, opts.Fields, opts.Admission))
+	d := newDecoder(opts.Namespace, opts.Limits, newAdmission(opts.Channel, opts.NoValidation, opts.Fields, opts.Admission, fastpath.Mode{}), fastpath.Mode{})
 	if !fast {
 		d.typed = nil
 	}

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
-	"github.com/gwsim/gwsim/offline/load/yamljson"
+	"github.com/gwsim/gwsim/internal/fastpath/yamlin"
 )
 
 // crdFiles holds crds/<channel>/<group>_<plural>.yaml as gen_crds.go copies
@@ -132,7 +132,7 @@ func readCRD(channel Channel, gk schema.GroupKind) (*apiextensionsv1.CustomResou
 // yamljson declines takes the library's way.
 func parseCRD(data []byte) (*apiextensionsv1.CustomResourceDefinition, error) {
 	var crd apiextensionsv1.CustomResourceDefinition
-	if js, ok := yamljson.Convert(data); ok {
+	if js, ok := yamlin.Convert(data); ok {
 		if err := json.Unmarshal(js, &crd); err != nil {
 			return nil, err
 		}

@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gwsim/gwsim/internal/corpus"
-	"github.com/gwsim/gwsim/offline/load/yamljson"
+	"github.com/gwsim/gwsim/internal/fastpath/yamlin"
 )
 
 // TestEmbeddedCRDsMatchModule fails when crds/ is not what gen_crds.go
@@ -110,7 +110,7 @@ func TestParseCRDMatchesYAML(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := yamljson.Convert(data); !ok {
+			if _, ok := yamlin.Convert(data); !ok {
 				t.Errorf("yamljson declines %s", name)
 			}
 			got, err := parseCRD(data)

@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gwsim/gwsim/internal/corpus"
-	"github.com/gwsim/gwsim/offline/load/yamljson"
+	"github.com/gwsim/gwsim/internal/fastpath/yamlin"
 )
 
 // TestEmbeddedEnvoyGatewayCRDsMatchModule fails when crds/envoy-gateway is
@@ -88,7 +88,7 @@ func TestEnvoyGatewayCRDsParseAndCompile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := yamljson.Convert(data); !ok && fastParsed[e.Name()] {
+		if _, ok := yamlin.Convert(data); !ok && fastParsed[e.Name()] {
 			t.Errorf("yamljson declines %s", name)
 		}
 		got, err := parseCRD(data)

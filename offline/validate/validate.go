@@ -24,6 +24,11 @@ import (
 type Validator struct {
 	channel  Channel
 	compiles *compileCache
+	// library sends every object through apiextensions-apiserver alone,
+	// without the fast walk, CEL and metadata fast checks or fast
+	// defaulting (gwsim's fast-path escape hatch, package
+	// internal/fastpath).
+	library bool
 }
 
 // compileCache holds the compiled kinds and versions of one channel.
@@ -87,6 +92,15 @@ func New(channel Channel) *Validator {
 	return &Validator{channel: channel, compiles: c}
 }
 
+// Library is v with every fast path off: objects are pruned, defaulted and
+// validated by apiextensions-apiserver alone, the reference the fast paths
+// are tested against.
+func (v *Validator) Library() *Validator {
+	l := *v
+	l.library = true
+	return &l
+}
+
 // Channel is the channel v checks against.
 func (v *Validator) Channel() Channel { return v.channel }
 
@@ -126,7 +140,7 @@ func (v *Validator) Admit(gvk schema.GroupVersionKind, obj map[string]any) (Resu
 	if err != nil {
 		return Result{}, err
 	}
-	return c.admit(obj), nil
+	return c.admitWith(obj, !v.library, true), nil
 }
 
 // AdmitApart is Admit with the metadata checks (name syntax, labels,
@@ -138,8 +152,8 @@ func (v *Validator) AdmitApart(gvk schema.GroupVersionKind, obj map[string]any) 
 	if err != nil {
 		return Result{}, err
 	}
-	res := c.admitWith(obj, true, false)
-	res.Metadata = c.validateMeta(obj, true)
+	res := c.admitWith(obj, !v.library, false)
+	res.Metadata = c.validateMeta(obj, !v.library)
 	return res, nil
 }
 
@@ -150,7 +164,12 @@ func (v *Validator) AdmitApart(gvk schema.GroupVersionKind, obj map[string]any) 
 // does, visiting only the parts of the schema that hold defaults
 // (fastdefault.go).
 func (v *Validator) Default(gvk schema.GroupVersionKind, obj map[string]any) {
-	if c, err := v.compiled(gvk); err == nil {
+	c, err := v.compiled(gvk)
+	switch {
+	case err != nil:
+	case v.library:
+		structuraldefaulting.Default(obj, c.structural)
+	default:
 		applyDefaults(obj, c.defaults)
 	}
 }

@@ -1,0 +1,25 @@
+// Package fastpath names gwsim's library-equivalent components and holds
+// the mode that turns them off (GWSIM_FASTPATH, or the hidden --fastpath
+// flag). Each component must give the same bytes, or the same verdict, as
+// a library call that is too slow for gwsim's sizes; each keeps that call
+// beside it as its reference, a differential test holds the two together,
+// and with the mode off every call goes to the library, so that a user
+// whose input a fast path gets wrong has a way around it, and `make test`
+// runs every golden case in both modes.
+//
+//	component  code                          library                               differential tests                                         10k run, fast vs library
+//	yamlin     internal/fastpath/yamlin      sigs.k8s.io/yaml.YAMLToJSONStrict     TestConvertMatchesYAMLToJSONStrictOnCorpus, FuzzConvert    see docs/architecture.md
+//	jsonin     internal/fastpath/jsonin,     sigs.k8s.io/json.UnmarshalStrict,     TestFromJSONMatchesLibrary, TestFromMapMatchesLibrary,
+//	           offline/load/headerscan.go    encoding/json (the header)            TestTypedDecodeMatchesLibrary, TestScanHeaderCorpus
+//	admission  offline/validate/fast*.go,    k8s.io/apiextensions-apiserver        TestFastAdmitMatchesLibrary, TestCELFastAgreesWithLibrary,
+//	           offline/validate/celfast*.go  (prune, default, schema, CEL, meta)   TestFastDefaultMatchesLibrary, TestMetaValidMatchesLibrary
+//	store      offline/store                 controller-runtime's fake client      offline/store's conformance tests, golden TestStoresAgree
+//	yamlout    internal/fastpath/yamlout     sigs.k8s.io/yaml.Marshal              TestGolden (yamlout), FuzzMarshal, cmd's FuzzOutputs
+//	jsonout    internal/fastpath/jsonout     encoding/json.MarshalIndent           TestSplitMatchesMarshalIndent
+//
+// The admission and store components stay beside the code they stand in
+// for (offline/validate, offline/store), which owns the compiled CRDs and
+// the client interface they share with their libraries; their switch is
+// here all the same. docs/architecture.md has the measured gain of each
+// and the command that measures it.
+package fastpath
