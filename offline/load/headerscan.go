@@ -5,6 +5,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/gwsim/gwsim/internal/fastpath/jsonin"
 	"github.com/gwsim/gwsim/offline/scheme"
 )
 
@@ -26,7 +27,7 @@ import (
 // then stops at the first top-level key that sorts after "metadata".
 func scanHeader(js []byte, sorted bool) (header, bool) {
 	var h header
-	s := jsonScan{b: js}
+	s := jsonScan{Lexer: jsonin.Lexer{Data: js}}
 	var seen fieldSet
 	ok := s.object(func(key []byte) bool {
 		f, known := topField(key)
@@ -63,8 +64,7 @@ func scanHeader(js []byte, sorted bool) (header, bool) {
 	if s.stop {
 		return h, true
 	}
-	s.space()
-	return h, s.i == len(s.b)
+	return h, s.AtEnd()
 }
 
 // metadata reads name and namespace from the metadata object.
@@ -154,66 +154,46 @@ func unsure(key []byte) (field, bool) {
 // own limit is far higher.
 const maxScanDepth = 200
 
-// jsonScan walks JSON bytes. Its methods report false when the input is
-// not well-formed or the scan should give up.
+// jsonScan walks JSON bytes with the fast readers' Lexer. Its methods
+// report false when the input is not well-formed or the scan should give
+// up.
 type jsonScan struct {
-	b []byte
-	i int
+	jsonin.Lexer
 	// stop ends the scan of an object once a member's callback sets it.
 	stop bool
-}
-
-func (s *jsonScan) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-// peek skips white space and returns the next byte (0 at the end).
-func (s *jsonScan) peek() byte {
-	s.space()
-	if s.i < len(s.b) {
-		return s.b[s.i]
-	}
-	return 0
 }
 
 // object reads an object, calling member with each key (raw, escapes
 // intact) when the scan stands on the key's value.
 func (s *jsonScan) object(member func(key []byte) bool) bool {
-	if s.peek() != '{' {
+	if s.Peek() != '{' {
 		return false
 	}
-	s.i++
-	if s.peek() == '}' {
-		s.i++
+	s.Pos++
+	if s.Peek() == '}' {
+		s.Pos++
 		return true
 	}
 	for {
-		if s.peek() != '"' {
+		if s.Peek() != '"' {
 			return false
 		}
-		key, ok := s.str()
-		if !ok || s.peek() != ':' {
+		key, ok := s.RawString()
+		if !ok || s.Peek() != ':' {
 			return false
 		}
-		s.i++
+		s.Pos++
 		if !member(key) {
 			return false
 		}
 		if s.stop {
 			return true
 		}
-		switch s.peek() {
+		switch s.Peek() {
 		case ',':
-			s.i++
+			s.Pos++
 		case '}':
-			s.i++
+			s.Pos++
 			return true
 		default:
 			return false
@@ -225,10 +205,10 @@ func (s *jsonScan) object(member func(key []byte) bool) bool {
 // which encoding/json would return byte for byte: known's copy of it when
 // known has it, else a copy of its own.
 func (s *jsonScan) plainString(dst *string, known map[string]string) bool {
-	if s.peek() != '"' {
+	if s.Peek() != '"' {
 		return false
 	}
-	raw, ok := s.str()
+	raw, ok := s.RawString()
 	if !ok || bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
 		return false
 	}
@@ -255,73 +235,38 @@ var typeNames = sync.OnceValue(func() map[string]string {
 	return names
 })
 
-// str reads a string at s.i and returns its contents between the quotes,
-// escapes intact, after checking them.
-func (s *jsonScan) str() ([]byte, bool) {
-	start := s.i + 1
-	for i := start; i < len(s.b); i++ {
-		switch c := s.b[i]; {
-		case c == '"':
-			s.i = i + 1
-			return s.b[start:i], true
-		case c < 0x20:
-			return nil, false
-		case c == '\\':
-			i++
-			if i >= len(s.b) {
-				return nil, false
-			}
-			switch s.b[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if i+4 >= len(s.b) || !isHex(s.b[i+1]) || !isHex(s.b[i+2]) || !isHex(s.b[i+3]) || !isHex(s.b[i+4]) {
-					return nil, false
-				}
-				i += 4
-			default:
-				return nil, false
-			}
-		}
-	}
-	return nil, false
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
 // skip checks and passes over one value at the given nesting depth.
 func (s *jsonScan) skip(depth int) bool {
-	switch c := s.peek(); {
+	switch c := s.Peek(); {
 	case c == '"':
-		_, ok := s.str()
+		_, ok := s.RawString()
 		return ok
 	case c == '{':
 		return depth < maxScanDepth && s.object(func([]byte) bool { return s.skip(depth + 1) })
 	case c == '[':
 		return depth < maxScanDepth && s.array(depth)
 	case c == '-' || '0' <= c && c <= '9':
-		return s.number()
+		return s.Number()
 	case c == 't':
-		return s.literal("true")
+		return s.Literal("true")
 	case c == 'f':
-		return s.literal("false")
+		return s.Literal("false")
 	case c == 'n':
-		return s.literal("null")
+		return s.Literal("null")
 	}
 	return false
 }
 
-// skipWellFormed skips the value at s.i of JSON known to be well-formed
+// skipWellFormed skips the value at s.Pos of JSON known to be well-formed
 // (yamlin's output), finding its end only: the brackets it opens, and
 // the strings in it, which may hold brackets and escaped quotes.
 func (s *jsonScan) skipWellFormed() bool {
-	s.space()
+	s.Space()
 	depth := 0
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
+	for s.Pos < len(s.Data) {
+		switch s.Data[s.Pos] {
 		case '"':
-			if _, ok := s.str(); !ok {
+			if _, ok := s.RawString(); !ok {
 				return false
 			}
 			if depth == 0 {
@@ -335,7 +280,7 @@ func (s *jsonScan) skipWellFormed() bool {
 				return true // the end of a number or literal
 			}
 			if depth--; depth == 0 {
-				s.i++
+				s.Pos++
 				return true
 			}
 		case ',', ' ', '\t', '\n', '\r':
@@ -343,75 +288,29 @@ func (s *jsonScan) skipWellFormed() bool {
 				return true // the end of a number or literal
 			}
 		}
-		s.i++
+		s.Pos++
 	}
 	return depth == 0
 }
 
 func (s *jsonScan) array(depth int) bool {
-	s.i++ // '['
-	if s.peek() == ']' {
-		s.i++
+	s.Pos++ // '['
+	if s.Peek() == ']' {
+		s.Pos++
 		return true
 	}
 	for {
 		if !s.skip(depth + 1) {
 			return false
 		}
-		switch s.peek() {
+		switch s.Peek() {
 		case ',':
-			s.i++
+			s.Pos++
 		case ']':
-			s.i++
+			s.Pos++
 			return true
 		default:
 			return false
 		}
 	}
-}
-
-func (s *jsonScan) literal(lit string) bool {
-	if !bytes.HasPrefix(s.b[s.i:], []byte(lit)) {
-		return false
-	}
-	s.i += len(lit)
-	return true
-}
-
-// number passes over -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
-func (s *jsonScan) number() bool {
-	if s.i < len(s.b) && s.b[s.i] == '-' {
-		s.i++
-	}
-	switch {
-	case s.i < len(s.b) && s.b[s.i] == '0':
-		s.i++
-	case !s.digits():
-		return false
-	}
-	if s.i < len(s.b) && s.b[s.i] == '.' {
-		s.i++
-		if !s.digits() {
-			return false
-		}
-	}
-	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
-		s.i++
-		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
-			s.i++
-		}
-		if !s.digits() {
-			return false
-		}
-	}
-	return true
-}
-
-// digits passes over one or more digits.
-func (s *jsonScan) digits() bool {
-	start := s.i
-	for s.i < len(s.b) && '0' <= s.b[s.i] && s.b[s.i] <= '9' {
-		s.i++
-	}
-	return s.i > start
 }

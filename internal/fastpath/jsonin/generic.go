@@ -87,20 +87,19 @@ func (r *reader) newSlice() []any {
 }
 
 func (r reader) objectMap() (map[string]any, bool) {
-	if r.next() != '{' {
+	if r.Peek() != '{' {
 		return nil, false
 	}
 	m, ok := r.anyObject()
 	if !ok {
 		return nil, false
 	}
-	r.space()
-	return m, r.pos == len(r.data)
+	return m, r.AtEnd()
 }
 
 // anyValue reads one JSON value in its generic form.
 func (r *reader) anyValue() (any, bool) {
-	switch c := r.next(); {
+	switch c := r.Peek(); {
 	case c == '{':
 		return r.anyObject()
 	case c == '[':
@@ -108,13 +107,13 @@ func (r *reader) anyValue() (any, bool) {
 	case c == '"':
 		return r.str()
 	case c == 't':
-		return true, r.literal("true")
+		return true, r.Literal("true")
 	case c == 'f':
-		return false, r.literal("false")
+		return false, r.Literal("false")
 	case c == 'n':
-		return nil, r.literal("null")
+		return nil, r.Literal("null")
 	case c == '-' || c >= '0' && c <= '9':
-		return r.integer()
+		return r.Integer()
 	}
 	return nil, false
 }
@@ -124,19 +123,19 @@ func (r *reader) anyObject() (map[string]any, bool) {
 		return nil, false
 	}
 	m := r.newMap()
-	if r.next() == '}' {
+	if r.Peek() == '}' {
 		r.close()
 		return m, true
 	}
 	for {
-		if r.next() != '"' {
+		if r.Peek() != '"' {
 			return nil, false
 		}
 		key, ok := r.str()
-		if !ok || r.next() != ':' {
+		if !ok || r.Peek() != ':' {
 			return nil, false
 		}
-		r.pos++
+		r.Pos++
 		v, ok := r.anyValue()
 		if !ok {
 			return nil, false
@@ -146,9 +145,9 @@ func (r *reader) anyObject() (map[string]any, bool) {
 		if m[key] = v; len(m) == n {
 			return nil, false
 		}
-		switch r.next() {
+		switch r.Peek() {
 		case ',':
-			r.pos++
+			r.Pos++
 		case '}':
 			r.close()
 			return m, true
@@ -163,7 +162,7 @@ func (r *reader) anyArray() ([]any, bool) {
 		return nil, false
 	}
 	items := r.newSlice()
-	if r.next() == ']' {
+	if r.Peek() == ']' {
 		r.close()
 		return items, true
 	}
@@ -173,9 +172,9 @@ func (r *reader) anyArray() ([]any, bool) {
 			return nil, false
 		}
 		items = append(items, item)
-		switch r.next() {
+		switch r.Peek() {
 		case ',':
-			r.pos++
+			r.Pos++
 		case ']':
 			r.close()
 			return items, true

@@ -3,8 +3,6 @@ package jsonin
 import (
 	"bytes"
 	"reflect"
-	"strconv"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -24,13 +22,12 @@ func (d *Decoder) FromJSON(js []byte, into any) bool {
 	if !r.value(d, d.planFor(v.Type().Elem()), v.Elem()) {
 		return false
 	}
-	r.space()
-	return r.pos == len(r.data)
+	return r.AtEnd()
 }
 
-// reader reads JSON from data at pos, decoding it as it goes.
+// reader reads JSON with its Lexer, decoding it as it goes.
 type reader struct {
-	data []byte
+	Lexer
 	// kept holds the bytes of the strings the decoded value keeps, copied
 	// out of data one after the other: one allocation per document, sized
 	// by a first scan (keptBytes), instead of one per string. The strings
@@ -38,7 +35,6 @@ type reader struct {
 	// string values are about a quarter of a manifest's JSON, and the
 	// decoded objects live through the whole run.
 	kept []byte
-	pos  int
 	// depth counts the objects and arrays open at pos: past maxDepth
 	// the reader declines, long before the library's own limit.
 	depth int
@@ -50,13 +46,13 @@ const maxDepth = 1000
 
 // open enters an object or array; close leaves it.
 func (r *reader) open() bool {
-	r.pos++
+	r.Pos++
 	r.depth++
 	return r.depth <= maxDepth
 }
 
 func (r *reader) close() {
-	r.pos++
+	r.Pos++
 	r.depth--
 }
 
@@ -64,7 +60,7 @@ func (r *reader) close() {
 // string values, and the keys too when withKeys (a generic map keeps
 // them; a struct only looks its fields up).
 func newReader(js []byte, withKeys bool) reader {
-	return reader{data: js, kept: make([]byte, 0, keptBytes(js, withKeys))}
+	return reader{Lexer: Lexer{Data: js}, kept: make([]byte, 0, keptBytes(js, withKeys))}
 }
 
 // keptBytes is the length of js's string values, and of its keys when
@@ -109,40 +105,11 @@ func (r *reader) keep(b []byte) string {
 	return unsafe.String(&r.kept[start], len(b))
 }
 
-func (r *reader) space() {
-	for r.pos < len(r.data) {
-		switch r.data[r.pos] {
-		case ' ', '\t', '\n', '\r':
-			r.pos++
-		default:
-			return
-		}
-	}
-}
-
-// next skips space and returns the next byte, 0 at the end.
-func (r *reader) next() byte {
-	r.space()
-	if r.pos >= len(r.data) {
-		return 0
-	}
-	return r.data[r.pos]
-}
-
-// literal consumes word (true, false, null) if it comes next.
-func (r *reader) literal(word string) bool {
-	if !bytes.HasPrefix(r.data[r.pos:], []byte(word)) {
-		return false
-	}
-	r.pos += len(word)
-	return true
-}
-
 // value reads one JSON value into v, whose plan is p.
 func (r *reader) value(d *Decoder, p *plan, v reflect.Value) bool {
-	switch c := r.next(); {
+	switch c := r.Peek(); {
 	case c == 'n':
-		return r.literal("null") && null(p, v)
+		return r.Literal("null") && null(p, v)
 	case p.kind == pointerKind:
 		if v.IsNil() {
 			v.Set(reflect.New(p.typ.Elem()))
@@ -157,14 +124,14 @@ func (r *reader) value(d *Decoder, p *plan, v reflect.Value) bool {
 		return ok && setString(p, v, s)
 	case c == 't' || c == 'f':
 		b := c == 't'
-		ok := r.literal("true") || r.literal("false")
+		ok := r.Literal("true") || r.Literal("false")
 		if !ok || p.kind != boolKind {
 			return false
 		}
 		v.SetBool(b)
 		return true
 	case c == '-' || c >= '0' && c <= '9':
-		n, ok := r.integer()
+		n, ok := r.Integer()
 		return ok && setInt(p, v, n)
 	}
 	return false
@@ -209,7 +176,7 @@ func setInt(p *plan, v reflect.Value, n int64) bool {
 // text is then exactly the string the library decodes. The string is one
 // the decoded value may keep (see keep).
 func (r *reader) str() (string, bool) {
-	b, ok := r.strBytes()
+	b, ok := r.PlainString()
 	if !ok {
 		return "", false
 	}
@@ -219,57 +186,11 @@ func (r *reader) str() (string, bool) {
 // name reads a string as str does, for a look-up only: the string shares
 // the document's bytes, and must not be kept past the decode.
 func (r *reader) name() (string, bool) {
-	b, ok := r.strBytes()
+	b, ok := r.PlainString()
 	if !ok || len(b) == 0 {
 		return "", ok
 	}
 	return unsafe.String(&b[0], len(b)), true
-}
-
-// strBytes reads the bytes of a string without escapes that are valid
-// UTF-8.
-func (r *reader) strBytes() ([]byte, bool) {
-	start := r.pos + 1
-	for i := start; i < len(r.data); i++ {
-		switch c := r.data[i]; {
-		case c == '"':
-			b := r.data[start:i]
-			r.pos = i + 1
-			return b, utf8.Valid(b)
-		case c == '\\' || c < 0x20:
-			return nil, false
-		}
-	}
-	return nil, false
-}
-
-// integer reads a JSON number without fraction or exponent that fits an
-// int64: -?(0|[1-9][0-9]*).
-func (r *reader) integer() (int64, bool) {
-	start := r.pos
-	i := start
-	if i < len(r.data) && r.data[i] == '-' {
-		i++
-	}
-	digits := i
-	for i < len(r.data) && r.data[i] >= '0' && r.data[i] <= '9' {
-		i++
-	}
-	if i == digits || r.data[digits] == '0' && i > digits+1 {
-		return 0, false
-	}
-	if i < len(r.data) {
-		switch r.data[i] {
-		case '.', 'e', 'E':
-			return 0, false
-		}
-	}
-	n, err := strconv.ParseInt(string(r.data[start:i]), 10, 64)
-	if err != nil {
-		return 0, false
-	}
-	r.pos = i
-	return n, true
 }
 
 // object reads a JSON object into a struct or a map.
@@ -292,12 +213,12 @@ func (r *reader) object(d *Decoder, p *plan, v reflect.Value) bool {
 	if !r.open() {
 		return false
 	}
-	if r.next() == '}' {
+	if r.Peek() == '}' {
 		r.close()
 		return true
 	}
 	for {
-		if r.next() != '"' {
+		if r.Peek() != '"' {
 			return false
 		}
 		// A field's name is only looked up; a map's key is kept.
@@ -308,10 +229,10 @@ func (r *reader) object(d *Decoder, p *plan, v reflect.Value) bool {
 		} else {
 			key, ok = r.str()
 		}
-		if !ok || r.next() != ':' {
+		if !ok || r.Peek() != ':' {
 			return false
 		}
-		r.pos++
+		r.Pos++
 		if p.kind == structKind {
 			f, ok := p.fields[key]
 			if !ok || f.plan == nil || seen&(1<<f.ordinal) != 0 {
@@ -336,9 +257,9 @@ func (r *reader) object(d *Decoder, p *plan, v reflect.Value) bool {
 			}
 			v.SetMapIndex(k, elem)
 		}
-		switch r.next() {
+		switch r.Peek() {
 		case ',':
-			r.pos++
+			r.Pos++
 		case '}':
 			r.close()
 			return true
@@ -357,7 +278,7 @@ func (r *reader) array(d *Decoder, p *plan, v reflect.Value) bool {
 	// The items are decoded in place: v is addressable (a field, an item
 	// or a map's element), and on false its state does not matter.
 	v.Set(reflect.MakeSlice(p.typ, 0, 0))
-	if r.next() == ']' {
+	if r.Peek() == ']' {
 		r.close()
 		return true
 	}
@@ -369,9 +290,9 @@ func (r *reader) array(d *Decoder, p *plan, v reflect.Value) bool {
 		if !r.value(d, p.elem, v.Index(i)) {
 			return false
 		}
-		switch r.next() {
+		switch r.Peek() {
 		case ',':
-			r.pos++
+			r.Pos++
 		case ']':
 			r.close()
 			return true
