@@ -10,6 +10,7 @@ import (
 
 	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/load"
+	"github.com/gwsim/gwsim/profile"
 )
 
 // configFileName is the config file gwsim looks for upward from the first
@@ -37,6 +38,11 @@ type configFile struct {
 	Assume string `json:"assume,omitempty"`
 	// Validate is --validate: strict, warn, ignore, true or false.
 	Validate validateSetting `json:"validate,omitempty"`
+	// Implementation is --implementation: auto, generic or envoy-gateway.
+	Implementation string `json:"implementation,omitempty"`
+	// Admission is --admission: apiserver, or none (a standalone file
+	// provider reads the files).
+	Admission string `json:"admission,omitempty"`
 }
 
 // findConfig looks for the config file in the directory of start (a file or
@@ -122,6 +128,16 @@ func (c configFile) validate() error {
 	}
 	if c.Assume != "" && !assumeValue.MatchString(c.Assume) {
 		errs = append(errs, fmt.Errorf("assume: %q is not all, none or a comma-separated list of kinds", c.Assume))
+	}
+	if c.Implementation != "" {
+		if _, err := profile.Parse(c.Implementation); err != nil {
+			errs = append(errs, fmt.Errorf("implementation: %w", err))
+		}
+	}
+	if c.Admission != "" {
+		if _, err := load.ParseAdmission(c.Admission); err != nil {
+			errs = append(errs, fmt.Errorf("admission: %w", err))
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -78,6 +78,8 @@ func TestReadConfigErrors(t *testing.T) {
 		{"ignore: [GWS9999]\n", `.gwsim.yaml:1: ignore[0]: unknown finding code "GWS9999"`},
 		{"validate: loose\n", `.gwsim.yaml:1: validate: "loose" is not one of strict|warn|ignore|true|false`},
 		{"\nvalidate: 1\n", `.gwsim.yaml:2: validate: want one of strict|warn|ignore|true|false`},
+		{"implementation: envoy\n", `.gwsim.yaml:1: implementation: `},
+		{"admission: kube\n", `.gwsim.yaml:1: admission: unknown admission "kube"`},
 	}
 	for _, tt := range tests {
 		dir := writeTree(t, map[string]string{".gwsim.yaml": tt.content})
@@ -141,8 +143,8 @@ func TestConfigFileIsHostile(t *testing.T) {
 			write(t, path+".target", secret)
 			symlink(t, path+".target", path)
 		},
-		want: ".gwsim.yaml:1: not a setting of gwsim; the key is not shown (the settings are assume, channel, controllerNames, failureThreshold, ignore, severity, validate); " +
-			".gwsim.yaml:2: not a setting of gwsim; the key is not shown (the settings are assume, channel, controllerNames, failureThreshold, ignore, severity, validate)",
+		want: ".gwsim.yaml:1: not a setting of gwsim; the key is not shown (the settings are admission, assume, channel, controllerNames, failureThreshold, ignore, implementation, severity, validate); " +
+			".gwsim.yaml:2: not a setting of gwsim; the key is not shown (the settings are admission, assume, channel, controllerNames, failureThreshold, ignore, implementation, severity, validate)",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,7 +183,8 @@ func write(t *testing.T, path, content string) {
 func TestConfigMerge(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		".gwsim.yaml": "ignore: [GWS7001]\nseverity: {GWS1005: error}\nfailureThreshold: warning\n" +
-			"controllerNames: [a.example/one, a.example/two]\nchannel: experimental\nassume: none\n",
+			"controllerNames: [a.example/one, a.example/two]\nchannel: experimental\nassume: none\n" +
+			"implementation: envoy-gateway\nadmission: none\n",
 		"m/gw.yaml":  "",
 		"other.yaml": "failureThreshold: info\n",
 	})
@@ -200,8 +203,14 @@ func TestConfigMerge(t *testing.T) {
 	if p.ControllerName != "a.example/one" || len(p.ControllerNames) != 2 || p.Channel != "experimental" || p.Assume != "none" {
 		t.Errorf("controller %q %v, channel %q, assume %q: want the file's", p.ControllerName, p.ControllerNames, p.Channel, p.Assume)
 	}
+	if p.Implementation != "envoy-gateway" || p.Admission != "none" {
+		t.Errorf("implementation %q, admission %q: want the file's", p.Implementation, p.Admission)
+	}
 
 	p = completeFlags(t, "-f", filepath.Join(dir, "m/gw.yaml"), "--failure-threshold", "error", "--controller-name", "b.example/x")
+	if p2 := completeFlags(t, "-f", filepath.Join(dir, "m/gw.yaml"), "--implementation", "generic", "--admission", "apiserver"); p2.Implementation != "generic" || p2.Admission != "apiserver" {
+		t.Errorf("flags given: implementation %q, admission %q; want the flags'", p2.Implementation, p2.Admission)
+	}
 	if p.Findings.policy.Threshold.String() != "error" || p.ControllerName != "b.example/x" || len(p.ControllerNames) != 1 {
 		t.Errorf("flags given: threshold %s, controllers %v; want the flags'", p.Findings.policy.Threshold, p.ControllerNames)
 	}

@@ -89,6 +89,12 @@ func (f *findingFlags) complete(c *cobra.Command, p *pipelineFlags) error {
 	if fl := c.Flags().Lookup("assume"); fl == nil || !fl.Changed {
 		p.Assume = cfg.Assume
 	}
+	if fl := c.Flags().Lookup("implementation"); (fl == nil || !fl.Changed) && cfg.Implementation != "" {
+		p.Implementation = cfg.Implementation
+	}
+	if fl := c.Flags().Lookup("admission"); (fl == nil || !fl.Changed) && cfg.Admission != "" {
+		p.Admission = cfg.Admission
+	}
 	return nil
 }
 
