@@ -121,13 +121,19 @@ func local(res Result, outcome Outcome, status int, reason string, attempts int)
 }
 
 // GatewayHeaders are the headers the gateway itself puts on the response
-// to a request it answered with res: a redirect's Location, the CORS
-// headers, and what the rule's response header filters set and add. A
-// backend's own headers come under them (Exchange).
+// to a request it answered with res: a redirect's Location, a direct
+// response's Content-Type, the CORS headers, and what the rule's response
+// header filters set and add. A backend's own headers come under them
+// (Exchange).
 func GatewayHeaders(res Result) http.Header {
 	h := http.Header{}
-	if res.Outcome == Redirected {
+	switch res.Outcome {
+	case Redirected:
 		h.Set("Location", res.Location)
+	case DirectResponse:
+		if d := directResponse(res); d != nil && d.ContentType != "" {
+			h.Set("Content-Type", d.ContentType)
+		}
 	}
 	finishHeaders(h, res)
 	return h
@@ -228,4 +234,13 @@ func timedOut(t *ir.Timeouts, latency time.Duration) bool {
 		}
 	}
 	return false
+}
+
+// directResponse is the rule's own direct response that answered res, nil
+// when the gateway answered for another reason (invalid backends).
+func directResponse(res Result) *ir.DirectResponse {
+	if res.Route == nil {
+		return nil
+	}
+	return res.Route.Action.DirectResponse
 }
