@@ -39,28 +39,40 @@ var outputDigests = []struct {
 // TestOutputDigest runs the whole CLI's default output over the standard
 // generated sets and compares its digest with the recorded one: the
 // end-to-end check that a change to the loader, the store, the fixpoint
-// loop or the renderers left the output byte-identical.
+// loop or the renderers left the output byte-identical. The small sets
+// run a second time with every fast path off (GWSIM_FASTPATH=off): the
+// libraries must print the same bytes.
 func TestOutputDigest(t *testing.T) {
 	for _, c := range outputDigests {
-		t.Run(strings.Join(append([]string{synth.SizeName(c.routes)}, c.command...), " "), func(t *testing.T) {
+		name := strings.Join(append([]string{synth.SizeName(c.routes)}, c.command...), " ")
+		t.Run(name, func(t *testing.T) {
 			if testing.Short() && !c.short {
 				t.Skip("-short: only the small set")
 			}
-			dir := t.TempDir()
-			if err := synth.Generate(synth.Standard(c.routes)).WriteDir(dir); err != nil {
-				t.Fatal(err)
-			}
-			h := sha256.New()
-			var stderr strings.Builder
-			args := append(append(slices.Clone(c.command), "-f", dir), c.args...)
-			if code := ExecuteWith(args, Streams{Out: h, Err: &stderr}, Env{}); code != exitOK {
-				t.Fatalf("gwsim %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
-			}
-			got := hex.EncodeToString(h.Sum(nil))
-			t.Logf("gwsim %s -f <%s set> %s: sha256 %s", strings.Join(c.command, " "), synth.SizeName(c.routes), strings.Join(c.args, " "), got)
-			if got != c.digest {
-				t.Errorf("output digest %s, want %s: the output changed", got, c.digest)
-			}
+			checkDigest(t, c.routes, c.command, c.args, c.digest, "on")
 		})
+		if c.short {
+			t.Run(name+" fastpath=off", func(t *testing.T) { checkDigest(t, c.routes, c.command, c.args, c.digest, "off") })
+		}
+	}
+}
+
+// checkDigest runs `gwsim COMMAND -f <set of routes> ARGS` with the fast
+// paths as fast says and compares the digest of what it prints.
+func checkDigest(t *testing.T, routes int, command, extra []string, digest, fast string) {
+	dir := t.TempDir()
+	if err := synth.Generate(synth.Standard(routes)).WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	var stderr strings.Builder
+	args := append(append(slices.Clone(command), "-f", dir), extra...)
+	if code := ExecuteWith(args, Streams{Out: h, Err: &stderr}, Env{Fastpath: fast}); code != exitOK {
+		t.Fatalf("gwsim %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
+	}
+	got := hex.EncodeToString(h.Sum(nil))
+	t.Logf("gwsim %s -f <%s set> %s (fast paths %s): sha256 %s", strings.Join(command, " "), synth.SizeName(routes), strings.Join(extra, " "), fast, got)
+	if got != digest {
+		t.Errorf("output digest %s, want %s: the output changed", got, digest)
 	}
 }
