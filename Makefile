@@ -24,7 +24,7 @@ test:
 # workers, the fixpoint loop's reconcile workers and speculative read, the
 # renderers' ordered writer, internal/crash) under the race detector.
 # -short keeps TestMutants to a handful of mutants there.
-RACE_PKGS ?= ./internal/crash ./internal/fastpath/... ./offline/... ./cmd ./translate
+RACE_PKGS ?= ./internal/crash ./offline/... ./cmd ./translate
 race:
 	$(GO) test -race -short $(RACE_PKGS)
 
