@@ -23,5 +23,10 @@
 //     must get no status from gwsim;
 //   - EG's status of a Backend that no other object of the case names is
 //     dropped, as EG's provider never hands such a Backend to the
-//     translator (WithoutUnnamedBackends).
+//     translator (WithoutUnnamedBackends);
+//   - a Gateway EG's provider refuses for its parametersRef is refused on
+//     EG's side, without listener or route parent status
+//     (WithProviderRefusals);
+//   - gwsim assumes nothing (--assume none): EG's test hands the
+//     translator every object there is.
 package egmeasure

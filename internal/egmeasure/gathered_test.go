@@ -42,3 +42,42 @@ func TestWithoutUnnamedBackends(t *testing.T) {
 		t.Errorf("kept %v, want %v", got, exp)
 	}
 }
+
+// TestWithProviderRefusals checks that a Gateway of EG's class whose
+// parametersRef names no EnvoyProxy of the case is refused on EG's side
+// with no listener or route parent status, and that one naming an
+// existing EnvoyProxy, or of another class, is left as it is.
+func TestWithProviderRefusals(t *testing.T) {
+	gateway := func(name, class, proxy string) map[string]any {
+		return map[string]any{"kind": "Gateway", "metadata": map[string]any{"namespace": "eg", "name": name},
+			"spec": map[string]any{"gatewayClassName": class, "infrastructure": map[string]any{"parametersRef": map[string]any{
+				"group": "gateway.envoyproxy.io", "kind": "EnvoyProxy", "name": proxy}}}}
+	}
+	in := Input{Objects: []map[string]any{
+		{"kind": "EnvoyProxy", "metadata": map[string]any{"namespace": "eg", "name": "exists"}},
+		gateway("missing", ClassName, "nope"), gateway("found", ClassName, "exists"), gateway("other", "other-class", "nope"),
+	}}
+	accepted := []Condition{{Type: "Accepted", Status: "True", Reason: "Accepted"}}
+	listeners := map[string]Listener{"http": {Conditions: accepted}}
+	want := map[Key]Status{
+		{"Gateway", "eg", "missing"}: {Conditions: accepted, Listeners: listeners},
+		{"Gateway", "eg", "found"}:   {Conditions: accepted, Listeners: listeners},
+		{"Gateway", "eg", "other"}:   {Conditions: accepted, Listeners: listeners},
+		{"HTTPRoute", "eg", "r"}: {Entries: map[string][]Condition{
+			"gateway.networking.k8s.io/Gateway eg/missing section http": accepted,
+			"gateway.networking.k8s.io/Gateway eg/found":                accepted,
+		}},
+	}
+	got := WithProviderRefusals(want, in)
+	if m := got[Key{"Gateway", "eg", "missing"}]; len(m.Listeners) != 0 || len(m.Conditions) != 1 || m.Conditions[0].short() != "False/InvalidParameters" {
+		t.Errorf("refused Gateway: %+v", m)
+	}
+	for _, n := range []string{"found", "other"} {
+		if m := got[Key{"Gateway", "eg", n}]; len(m.Listeners) != 1 || m.Conditions[0].short() != "True/Accepted" {
+			t.Errorf("Gateway %s: %+v", n, m)
+		}
+	}
+	if e := got[Key{"HTTPRoute", "eg", "r"}].Entries; len(e) != 1 || e["gateway.networking.k8s.io/Gateway eg/found"] == nil {
+		t.Errorf("route parents: %v", e)
+	}
+}

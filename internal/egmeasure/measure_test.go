@@ -134,7 +134,7 @@ func runCase(c egmeasure.Case, base []byte) result {
 		r.err = "expected output: " + err.Error()
 		return r
 	}
-	want = egmeasure.WithoutUnnamedBackends(want, in)
+	want = egmeasure.WithProviderRefusals(egmeasure.WithoutUnnamedBackends(want, in), in)
 	var stdout, stderr bytes.Buffer
 	code := cmd.Execute(gwsimArgs, cmd.Streams{In: bytes.NewReader(manifests), Out: &stdout, Err: &stderr})
 	if code > 1 {
