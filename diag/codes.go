@@ -210,6 +210,12 @@ var codes = []Code{
 		Help: "Route to FQDN or IP endpoints; do not mix FQDN with IP or Unix socket endpoints in one Backend, and do not reference a Unix socket Backend from a route."},
 	{ID: "GWS3017", Group: GroupReference, Reason: "InvalidBackendRef", Title: "Backend not accepted (Envoy Gateway)",
 		Help: "Fix the Backend as the message says: give its TLS settings a CA (caCertificateRefs or wellKnownCACertificates, or a BackendTLSPolicy with one), or drop endpoints from a DynamicResolver Backend."},
+	{ID: "GWS3020", Group: GroupReference, Reason: "PortNotSpecified", Title: "backendRef without a port (Envoy Gateway)",
+		Help: "Give the backendRef the port of the Service or ServiceImport to send to."},
+	{ID: "GWS3021", Group: GroupReference, Reason: "PortNotFound", Title: "backendRef port not on the Service (Envoy Gateway)",
+		Help: "Name a port the Service or ServiceImport has, with the route's protocol (UDP for a UDPRoute, TCP otherwise)."},
+	{ID: "GWS3022", Group: GroupReference, Reason: "UnsupportedRefValue", Title: "backendRef filter not supported per backend (Envoy Gateway)",
+		Help: "Keep only header modifiers, a host rewrite (URLRewrite without a path) or an HTTPRouteFilter on the backendRef (header modifiers alone on a GRPCRoute); move other filters to the rule."},
 
 	// Attachment: routes and ListenerSets that do not attach.
 	{ID: "GWS4001", Group: GroupAttachment, Reason: ReasonParentNotFound, Title: "Parent not in the input",

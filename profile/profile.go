@@ -128,6 +128,14 @@ type StatusChoices struct {
 	// rewrite, an ExtensionRef to an unknown kind, ...) makes the rule
 	// invalid with UnsupportedValue. Generic applies the spec's rules.
 	EnvoyFilterRules bool
+	// EnvoyBackendRefs checks backendRefs as Envoy Gateway's translator
+	// does, with its reasons: a backendRef filter it cannot apply per
+	// backend is UnsupportedRefValue, a group or kind other than Service,
+	// ServiceImport and its Backend is InvalidKind, a missing port (on a
+	// ServiceImport too) is PortNotSpecified and a port the object lacks
+	// PortNotFound. Generic resolves other kinds as an implementation's
+	// own, derives a ServiceImport's only port, and says BackendNotFound.
+	EnvoyBackendRefs bool
 	// CountsRejectedRoutes counts a route whose every rule is invalid
 	// (Accepted=False) in the attachedRoutes of the listeners it would
 	// attach to, where the AttachedRoutes godoc says routes with
@@ -182,6 +190,7 @@ var envoyGatewayStatus = StatusChoices{
 	GatewayResolvedRefsForTLSOnly: true,
 	PolicyAncestorIsParentRef:     true,
 	EnvoyFilterRules:              true,
+	EnvoyBackendRefs:              true,
 	CountsRejectedRoutes:          true,
 	ProblemListenerConditions:     true,
 }

@@ -48,7 +48,13 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 			message: fmt.Sprintf("%s: %s", field, msg),
 		}
 	}
-	if w.simulatedBackend(r, group, kind) {
+	p := w.routeProfile(r)
+	if p.Status.EnvoyBackendRefs {
+		if msg := egBackendKindProblem(group, kind); msg != "" {
+			return invalid(string(gwv1.RouteReasonInvalidKind), fmt.Sprintf("%s %s/%s: %s", qualifiedKind(group, kind), ns, ref.Name, msg))
+		}
+	}
+	if simulatedBackend(p, group, kind) {
 		return w.resolveEGBackend(r, ref, ns, field, weight)
 	}
 	key, ok := backendKeyOf(group, kind, ns, string(ref.Name))
@@ -60,8 +66,8 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 		return invalid(string(gwv1.RouteReasonRefNotPermitted),
 			fmt.Sprintf("%s is in another namespace and no ReferenceGrant in %s allows %s from %s", key, ns, r.kind, r.meta.Namespace))
 	}
-	if ref.Port == nil && key.Kind != serviceImportKind {
-		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("backendRef to %s needs a port", key))
+	if ref.Port == nil && (key.Kind != serviceImportKind || p.Status.EnvoyBackendRefs) {
+		return invalid(portReason(p, gwv1.RouteReasonBackendNotFound, egReasonPortNotSpecified), fmt.Sprintf("backendRef to %s needs a port", key))
 	}
 	obj, inInput := w.inputBackend(key)
 	if svc, ok := obj.src.(*corev1.Service); ok && svc.Spec.Type == corev1.ServiceTypeExternalName {
@@ -85,7 +91,7 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 	}
 	i := servicePortIndex(obj.ports, port, r.kind)
 	if i < 0 {
-		return invalid(string(gwv1.RouteReasonBackendNotFound), fmt.Sprintf("%s has no %s %d", key, portNoun(r.kind), port))
+		return invalid(portReason(p, gwv1.RouteReasonBackendNotFound, egReasonPortNotFound), fmt.Sprintf("%s has no %s %d", key, portNoun(r.kind), port))
 	}
 	c := w.cluster(obj, i)
 	if msg := unsupportedAppProtocol(c.Protocol, r.kind, c.TLS != nil); msg != "" {

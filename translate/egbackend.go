@@ -67,10 +67,10 @@ func (w *world) routeProfile(r routeInfo) profile.Profile {
 	return profile.Of(profile.Generic)
 }
 
-// simulatedBackend reports whether a backendRef of route r to group/kind
-// names an Envoy Gateway Backend that r's profile simulates.
-func (w *world) simulatedBackend(r routeInfo, group, kind string) bool {
-	return group == profile.BackendKind.Group && kind == profile.BackendKind.Kind && w.routeProfile(r).Simulates(profile.BackendKind)
+// simulatedBackend reports whether a backendRef to group/kind names an
+// Envoy Gateway Backend that profile p (the route's) simulates.
+func simulatedBackend(p profile.Profile, group, kind string) bool {
+	return group == profile.BackendKind.Group && kind == profile.BackendKind.Kind && p.Simulates(profile.BackendKind)
 }
 
 // resolveEGBackend resolves a backendRef to the Backend ns/name.

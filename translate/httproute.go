@@ -143,9 +143,12 @@ func (w *world) httpBackends(res *routeResult, refs []gwv1.HTTPBackendRef, field
 	var usable int32
 	for j, ref := range refs {
 		bf := field + ".backendRefs[" + strconv.Itoa(j) + "]"
-		b := w.resolveBackend(res.info, ref.BackendRef, bf)
+		b, refused := w.egRefusedBackendFilters(res.info, ref, bf)
+		if !refused {
+			b = w.resolveBackend(res.info, ref.BackendRef, bf)
+		}
 		var fs filterSet
-		if len(ref.Filters) > 0 {
+		if len(ref.Filters) > 0 && !refused {
 			fs = w.httpFilters(res, ref.Filters, bf+".filters", backendLevel)
 		}
 		b.backend.Filters = fs.filters
