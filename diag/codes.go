@@ -209,7 +209,7 @@ var codes = []Code{
 	{ID: "GWS3016", Group: GroupReference, Reason: "UnsupportedAddressType", Title: "Backend address type not supported in a route (Envoy Gateway)",
 		Help: "Route to FQDN or IP endpoints; do not mix FQDN with IP or Unix socket endpoints in one Backend, and do not reference a Unix socket Backend from a route."},
 	{ID: "GWS3017", Group: GroupReference, Reason: "InvalidBackendRef", Title: "Backend not accepted (Envoy Gateway)",
-		Help: "Fix the Backend as the message says: give its TLS settings a CA (caCertificateRefs or wellKnownCACertificates, or a BackendTLSPolicy with one), or drop endpoints from a DynamicResolver Backend."},
+		Help: "Fix the Backend as the message says: give its TLS settings a CA (caCertificateRefs or wellKnownCACertificates, or a BackendTLSPolicy with one), drop endpoints from a DynamicResolver Backend, or make a DynamicResolver Backend its rule's only backendRef."},
 	{ID: "GWS3020", Group: GroupReference, Reason: "PortNotSpecified", Title: "backendRef without a port (Envoy Gateway)",
 		Help: "Give the backendRef the port of the Service or ServiceImport to send to."},
 	{ID: "GWS3021", Group: GroupReference, Reason: "PortNotFound", Title: "backendRef port not on the Service (Envoy Gateway)",

@@ -67,7 +67,7 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 			fmt.Sprintf("%s is in another namespace and no ReferenceGrant in %s allows %s from %s", key, ns, r.kind, r.meta.Namespace))
 	}
 	if ref.Port == nil && (key.Kind != serviceImportKind || p.Status.EnvoyBackendRefs) {
-		return invalid(portReason(p, gwv1.RouteReasonBackendNotFound, egReasonPortNotSpecified), fmt.Sprintf("backendRef to %s needs a port", key))
+		return invalid(portReason(p, string(gwv1.RouteReasonBackendNotFound), egReasonPortNotSpecified), fmt.Sprintf("backendRef to %s needs a port", key))
 	}
 	obj, inInput := w.inputBackend(key)
 	if svc, ok := obj.src.(*corev1.Service); ok && svc.Spec.Type == corev1.ServiceTypeExternalName {
@@ -91,7 +91,7 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 	}
 	i := servicePortIndex(obj.ports, port, r.kind)
 	if i < 0 {
-		return invalid(portReason(p, gwv1.RouteReasonBackendNotFound, egReasonPortNotFound), fmt.Sprintf("%s has no %s %d", key, portNoun(r.kind), port))
+		return invalid(portReason(p, string(gwv1.RouteReasonBackendNotFound), egReasonPortNotFound), fmt.Sprintf("%s has no %s %d", key, portNoun(r.kind), port))
 	}
 	c := w.cluster(obj, i)
 	if msg := unsupportedAppProtocol(c.Protocol, r.kind, c.TLS != nil); msg != "" {

@@ -2,6 +2,9 @@ package translate
 
 import (
 	"fmt"
+	"strings"
+
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
@@ -105,9 +108,50 @@ func egBackendKindProblem(group, kind string) string {
 
 // portReason is the reason for a backendRef's port problem: the spec's
 // (generic), or Envoy Gateway's own under EnvoyBackendRefs.
-func portReason(p profile.Profile, generic gwv1.RouteConditionReason, eg string) string {
+func portReason(p profile.Profile, generic, eg string) string {
 	if p.Status.EnvoyBackendRefs {
 		return eg
 	}
-	return string(generic)
+	return generic
+}
+
+// egDynamicResolver reports whether cluster c was built for an Envoy
+// Gateway Backend of type DynamicResolver, whose upstream is the
+// request's own host.
+func (w *world) egDynamicResolver(c *ir.Cluster) bool {
+	if c == nil || c.Kind != egBackendKind {
+		return false
+	}
+	ns, name, _ := strings.Cut(c.Service, "/")
+	be, ok := w.egBackends[keyOf(ns, name)]
+	return ok && be.Spec.Type != nil && *be.Spec.Type == egv1a1.BackendTypeDynamicResolver
+}
+
+// egLoneResolverReject is why a rule refused for its DynamicResolver
+// Backend serves nothing.
+const egLoneResolverReject = "a DynamicResolver Backend beside other backends"
+
+// egLoneResolverProblem says why Envoy Gateway refuses a rule that sends
+// to a DynamicResolver Backend beside other backends (InvalidBackendRef;
+// route.go processHTTPRouteRules counts the rule's backendRefs,
+// processTLSRouteParentRefs its valid backends of weight above 0), when
+// route r's profile checks backendRefs as Envoy Gateway does. dynamic
+// says whether a valid backend of weight above 0 is a DynamicResolver,
+// and others is the count Envoy Gateway compares with 1.
+func (w *world) egLoneResolverProblem(r routeInfo, dynamic bool, others int, field string) (backendResult, bool) {
+	if !dynamic || others <= 1 || !w.routeProfile(r).Status.EnvoyBackendRefs {
+		return backendResult{}, false
+	}
+	return backendResult{reason: egReasonInvalidBackendRef,
+		message: field + ": a DynamicResolver Backend must be the rule's only backend; Envoy Gateway refuses it beside others"}, true
+}
+
+// egRefuseAll marks every backend of a rule Envoy Gateway refuses as a
+// whole invalid, keeping a reason a backend already has.
+func egRefuseAll(backends []ir.WeightedBackend) {
+	for i := range backends {
+		if backends[i].Invalid == "" {
+			backends[i].Invalid = egReasonInvalidBackendRef
+		}
+	}
 }

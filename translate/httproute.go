@@ -141,6 +141,7 @@ func (w *world) httpBackends(res *routeResult, refs []gwv1.HTTPBackendRef, field
 	}
 	var problems []backendResult
 	var usable int32
+	dynamic := false
 	for j, ref := range refs {
 		bf := field + ".backendRefs[" + strconv.Itoa(j) + "]"
 		b, refused := w.egRefusedBackendFilters(res.info, ref, bf)
@@ -160,8 +161,14 @@ func (w *world) httpBackends(res *routeResult, refs []gwv1.HTTPBackendRef, field
 			b.backend.Invalid = string(gwv1.RouteReasonInvalidKind)
 		default:
 			usable += w.useBackend(res, b, bf)
+			dynamic = dynamic || b.backend.Weight > 0 && w.egDynamicResolver(b.cluster)
 		}
 		action.Backends = append(action.Backends, b.backend)
+	}
+	if p, ok := w.egLoneResolverProblem(res.info, dynamic, len(refs), field); ok {
+		egRefuseAll(action.Backends)
+		action.DirectResponse = &ir.DirectResponse{Status: http.StatusInternalServerError, Reason: egLoneResolverReject}
+		return action, append(problems, p)
 	}
 	if usable == 0 {
 		action.DirectResponse = &ir.DirectResponse{Status: http.StatusInternalServerError, Reason: noUsableBackend(len(refs))}

@@ -71,6 +71,7 @@ func (w *world) l4Backends(res *routeResult, refs []gwv1.BackendRef, field strin
 	rule := &l4Rule{}
 	var problems []backendResult
 	var usable int32
+	weighted, dynamic := 0, false
 	for j, ref := range refs {
 		bf := field + ".backendRefs[" + strconv.Itoa(j) + "]"
 		b := w.resolveBackend(res.info, ref, bf)
@@ -78,8 +79,17 @@ func (w *world) l4Backends(res *routeResult, refs []gwv1.BackendRef, field strin
 			problems = append(problems, b)
 		} else {
 			usable += w.useBackend(res, b, bf)
+			if b.backend.Weight > 0 {
+				weighted++
+				dynamic = dynamic || w.egDynamicResolver(b.cluster)
+			}
 		}
 		rule.backends = append(rule.backends, b.backend)
+	}
+	if p, ok := w.egLoneResolverProblem(res.info, dynamic, weighted, field); ok {
+		egRefuseAll(rule.backends)
+		rule.reject = egLoneResolverReject
+		return rule, append(problems, p)
 	}
 	if usable == 0 {
 		rule.reject = noUsableBackend(len(refs))
