@@ -85,8 +85,9 @@ type ListenerChoices struct {
 	// traffic reaches them. A Gateway refused as a whole (its parameters
 	// or an unsupported address type) is left out instead: it gets no
 	// listener status, and a route's parentRef naming it no parent
-	// status. Generic refuses routes on a Gateway that is not Accepted
-	// (NotAllowedByListeners) and writes its listeners' status.
+	// status, as does a parentRef naming a ListenerSet that its Gateway
+	// does not attach. Generic refuses routes on a Gateway that is not
+	// Accepted (NotAllowedByListeners) and writes its listeners' status.
 	RoutesIgnoreListenerValidity bool
 	// EnvoyListenerRules decides listeners as Envoy Gateway's translator
 	// does: each listener's own spec first, where a setting Envoy cannot
@@ -96,10 +97,13 @@ type ListenerChoices struct {
 	// False without a word on Accepted, and a listener with some invalid
 	// certificateRefs serves with the others
 	// (PartiallyInvalidCertificateRef); then conflicts among the
-	// listeners whose spec passed: incompatible protocols on a port, then
-	// shared hostnames, both without a winner, then the first TCP (and
-	// UDP) listener of a port keeping it. Generic applies the spec's
-	// distinct-listeners rule to every listener, without winners.
+	// listeners whose spec passed, the Gateway's own and its
+	// ListenerSets' together: incompatible protocols on a port, then
+	// shared hostnames, the Gateway's listener winning over a
+	// ListenerSet's and none among its own, then the first TCP (and UDP)
+	// listener of a port keeping it. Generic applies the spec's
+	// distinct-listeners rule to the Gateway's listeners, without
+	// winners, and ListenerSet precedence to the others.
 	EnvoyListenerRules bool
 }
 

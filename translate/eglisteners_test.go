@@ -20,6 +20,10 @@ func TestEnvoyMarkConflicts(t *testing.T) {
 		}
 		return r
 	}
+	inSet := func(set string, r *listenerResult) *listenerResult {
+		r.owner = listenerOwner{kind: "ListenerSet", namespace: "ns", name: set}
+		return r
+	}
 	broken := func(r *listenerResult) *listenerResult {
 		r.problems.setProgrammed(string(gwv1.ListenerReasonInvalid), "broken")
 		return r
@@ -45,6 +49,22 @@ func TestEnvoyMarkConflicts(t *testing.T) {
 		{"a protocol loser takes no hostname", []*listenerResult{
 			l("a", gwv1.HTTPProtocolType, 80, ""), l("b", gwv1.TCPProtocolType, 80, ""), l("c", gwv1.HTTPProtocolType, 80, "x.example.com")},
 			"ProtocolConflict,ProtocolConflict,ProtocolConflict"},
+		{"the Gateway's listener keeps a hostname from a ListenerSet's", []*listenerResult{
+			l("a", gwv1.HTTPProtocolType, 80, "x.example.com"), inSet("s", l("b", gwv1.HTTPProtocolType, 80, "x.example.com"))},
+			"-,HostnameConflict"},
+		{"the first ListenerSet keeps a hostname", []*listenerResult{
+			inSet("s", l("a", gwv1.HTTPProtocolType, 80, "x.example.com")), inSet("t", l("b", gwv1.HTTPProtocolType, 80, "x.example.com"))},
+			"-,HostnameConflict"},
+		{"no ListenerSet keeps a hostname two listeners of one share", []*listenerResult{
+			inSet("s", l("a", gwv1.HTTPProtocolType, 80, "x.example.com")), inSet("s", l("b", gwv1.HTTPProtocolType, 80, "x.example.com")),
+			inSet("t", l("c", gwv1.HTTPProtocolType, 80, "x.example.com"))},
+			"HostnameConflict,HostnameConflict,HostnameConflict"},
+		{"the Gateway's protocol keeps the port", []*listenerResult{
+			l("a", gwv1.HTTPProtocolType, 80, ""), inSet("s", l("b", gwv1.TCPProtocolType, 80, ""))},
+			"-,ProtocolConflict"},
+		{"a ListenerSet that mixes protocols loses the port", []*listenerResult{
+			inSet("s", l("a", gwv1.HTTPProtocolType, 80, "")), inSet("s", l("b", gwv1.TCPProtocolType, 80, "")), inSet("t", l("c", gwv1.HTTPProtocolType, 80, ""))},
+			"ProtocolConflict,ProtocolConflict,-"},
 	}
 	for _, tt := range tests {
 		envoyMarkConflicts(tt.listeners)

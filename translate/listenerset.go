@@ -115,12 +115,19 @@ func (w *world) evaluateListenerSets(gr *gatewayResult, gatewayAccepted bool) []
 			res.refusedMsg = fmt.Sprintf("Gateway %s is not accepted; fix it first (see its status)", gr.name())
 			continue
 		}
+		if gr.choices.EnvoyListenerRules {
+			res.listeners = w.envoyListenerEntries(gr, ls)
+			continue
+		}
 		res.listeners = w.evaluateListenerEntries(gr, ls, merged)
 		for _, l := range res.listeners {
 			if l.accepted {
 				merged = append(merged, l)
 			}
 		}
+	}
+	if gr.choices.EnvoyListenerRules {
+		envoySettleListenerSets(gr, out)
 	}
 	return out
 }

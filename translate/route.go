@@ -99,6 +99,9 @@ func (w *world) attachRoute(r routeInfo, gateways map[types.NamespacedName]*gate
 				continue
 			}
 			pr.gateway, pr.set = lsr.gateway, lsr
+			if lsr.gateway.choices.RoutesIgnoreListenerValidity && !lsr.attached() {
+				continue // a ListenerSet its Gateway does not attach holds no listener a route can name
+			}
 		} else {
 			gr, ok := gateways[keyOf(ns, string(ref.Name))]
 			if !ok {

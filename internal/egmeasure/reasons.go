@@ -25,8 +25,6 @@ var reasons = []Reason{
 		regexp.MustCompile(`^BackendTLSPolicy |InvalidBackendTLS|Aggregated`)},
 	{"A Gateway that one side refuses as a whole and the other accepts (EnvoyProxy parameters, above): the side that refuses it writes no listener status and no route parent status for it",
 		regexp.MustCompile(`^Gateway listener entry: |Route parent entry: EG present, gwsim absent`)},
-	{"EG writes no parent status for a parentRef naming a ListenerSet its Gateway does not admit, or a listener it does not program",
-		regexp.MustCompile(`parent entry: EG absent`)},
 	{"EG's own RouteRulesOverlap condition on routes whose rules overlap",
 		regexp.MustCompile(`RouteRulesOverlap`)},
 	{"Route attachment: EG serves HTTPRoutes and GRPCRoutes together on one listener hostname, where the GRPCRoute godoc has one of them refused (NotAllowedByListeners); its test has no Namespace object for some routes' namespaces, and its translator then refuses them; it leaves out of attachedRoutes a route it refuses for its rules (InvalidRule, a gRPC direct response)",
@@ -39,8 +37,6 @@ var reasons = []Reason{
 		regexp.MustCompile(`InvalidRule|parent ResolvedRefs: EG absent`)},
 	{"TLS: EG reads SDS Secrets when its deployment enables them (SDSSecretRefEnabled, a setting of EG, not of the input; its test enables them for the sds cases) and says SDSCertificateOpaque on them, and reads a BackendTLSPolicy's CA bundle from ca.crt, else tls.crt, else the only key, and from ClusterTrustBundles, where gwsim wants ca.crt and a parsed PEM bundle",
 		regexp.MustCompile(`PartiallyInvalidCertificateRef|SDSCertificateOpaque|CACertificate|InvalidCertificateRef|listener Programmed|UnsupportedProtocol`)},
-	{"ListenerSets: when listeners of one ListenerSet clash among themselves, EG lets no ListenerSet listener of that hostname keep the port (validateConflictedHostnameListeners); gwsim lets the next ListenerSet's listener keep it, and that ListenerSet stays Accepted",
-		regexp.MustCompile(`^ListenerSet listener (Accepted|Conflicted|Programmed): EG \S*HostnameConflict|^ListenerSet Accepted: EG True/ListenersNotValid`)},
 }
 
 // Explain returns the group that explains a difference class, or "" when
