@@ -17,6 +17,9 @@
 //	yamlout    internal/fastpath/yamlout     sigs.k8s.io/yaml.Marshal              TestGolden (yamlout), FuzzMarshal, cmd's FuzzOutputs
 //	jsonout    internal/fastpath/jsonout     encoding/json.MarshalIndent           TestSplitMatchesMarshalIndent
 //
+// jsonin's Lexer is the one JSON reader of the fast readers: the typed
+// decoder and the loader's header scan both read with it.
+//
 // The admission and store components stay beside the code they stand in
 // for (offline/validate, offline/store), which owns the compiled CRDs and
 // the client interface they share with their libraries; their switch is
