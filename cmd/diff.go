@@ -173,7 +173,7 @@ func (d *diffFlags) run(c *cobra.Command, args []string, streams Streams, env En
 		return outputError(w, "output", err)
 	}
 	if err := flushOut(streams.Out); err != nil {
-		return err
+		return writeError("output", err)
 	}
 	if d.fails(report) {
 		return &exitError{code: exitFindings}

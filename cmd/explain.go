@@ -127,7 +127,7 @@ func (e *explainFlags) run(c *cobra.Command, rawURL string, streams Streams, env
 		return outputError(w, "output", err)
 	}
 	if err := flushOut(streams.Out); err != nil {
-		return err
+		return writeError("output", err)
 	}
 	if e.pipeline.Verbose {
 		printFindings(streams.Err, out.Findings)

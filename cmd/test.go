@@ -86,7 +86,7 @@ func (t *testFlags) run(c *cobra.Command, streams Streams, env Env) error {
 		return outputError(w, "output", err)
 	}
 	if err := flushOut(streams.Out); err != nil {
-		return err
+		return writeError("output", err)
 	}
 	if t.pipeline.Verbose {
 		printFindings(streams.Err, out.Findings)
