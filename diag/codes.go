@@ -274,6 +274,8 @@ var codes = []Code{
 		Help: "Target each Service port with one BackendTLSPolicy; the older policy wins."},
 	{ID: "GWS6010", Group: GroupTLS, Reason: "Invalid", Title: "BackendTLSPolicy invalid",
 		Help: "Fix the policy as the message says (its target, hostname or validation settings)."},
+	{ID: "GWS6030", Group: GroupTLS, Reason: "InvalidBackendTLS", Title: "BackendTLSPolicy cannot be met (Envoy Gateway)",
+		Help: "Under the envoy-gateway profile, as GWS6012 with Envoy Gateway's reason InvalidBackendTLS: give the BackendTLSPolicy a CA certificate reference that resolves to a valid PEM bundle, or a supported wellKnownCACertificates."},
 	{ID: "GWS6012", Group: GroupTLS, Reason: "UnsupportedProtocol", Marker: MarkerBackendTLSNotMet, Title: "BackendTLSPolicy cannot be met",
 		Help: "Fix the BackendTLSPolicy the message names (its CA certificates or wellKnownCACertificates; its own findings say what is wrong); until then connections to the backend fail."},
 	{ID: "GWS6011", Group: GroupTLS, Reason: "OverlappingCertificates", Title: "Overlapping TLS certificates",

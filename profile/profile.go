@@ -140,6 +140,12 @@ type StatusChoices struct {
 	// PortNotFound. Generic resolves other kinds as an implementation's
 	// own, derives a ServiceImport's only port, and says BackendNotFound.
 	EnvoyBackendRefs bool
+	// UnmetBackendTLSReason is the route's ResolvedRefs reason for a
+	// backend whose BackendTLSPolicy cannot be met (no usable CA, an
+	// unsupported wellKnownCACertificates). The spec names none; Envoy
+	// Gateway says InvalidBackendTLS (route.go, processDestination).
+	// Empty means UnsupportedProtocol (generic).
+	UnmetBackendTLSReason string
 	// CountsRejectedRoutes counts a route whose every rule is invalid
 	// (Accepted=False) in the attachedRoutes of the listeners it would
 	// attach to, where the AttachedRoutes godoc says routes with
@@ -195,6 +201,7 @@ var envoyGatewayStatus = StatusChoices{
 	PolicyAncestorIsParentRef:     true,
 	EnvoyFilterRules:              true,
 	EnvoyBackendRefs:              true,
+	UnmetBackendTLSReason:         "InvalidBackendTLS",
 	CountsRejectedRoutes:          true,
 	ProblemListenerConditions:     true,
 }

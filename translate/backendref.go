@@ -106,7 +106,8 @@ func (w *world) resolveBackend(r routeInfo, ref gwv1.BackendRef, field string) b
 // input shows it has no ready endpoint. It returns the weight it takes.
 func (w *world) useBackend(res *routeResult, b backendResult, field string) int32 {
 	res.clusters = append(res.clusters, b.cluster)
-	if u, ok := unmetBackendTLS(b, field); ok {
+	if c := b.cluster; c != nil && c.TLS != nil && c.TLS.Invalid != "" {
+		u, _ := unmetBackendTLS(b, field, w.routeProfile(res.info).Status.UnmetBackendTLSReason)
 		res.unmetTLS = append(res.unmetTLS, u)
 	}
 	if f, ok := w.noReadyEndpointsFinding(res.info, b, field); ok {

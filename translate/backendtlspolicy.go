@@ -214,15 +214,19 @@ func describeTarget(t backendTLSTarget) string {
 // programmed, so its requests still get the 5xx of a failed handshake,
 // and the policy keeps its ancestor status. The spec names no reason for
 // this case; gwsim uses UnsupportedProtocol, the constant for a backend
-// the gateway cannot speak to as the route requires, and the message
-// carries diag.MarkerBackendTLSNotMet so that the finding gets its own
-// code (GWS6012), not the appProtocol one.
-func unmetBackendTLS(b backendResult, field string) (backendResult, bool) {
+// the gateway cannot speak to as the route requires, unless the profile
+// names its own reason (reason), and the message carries
+// diag.MarkerBackendTLSNotMet so that the finding gets its own code
+// (GWS6012), not the appProtocol one.
+func unmetBackendTLS(b backendResult, field, reason string) (backendResult, bool) {
 	c := b.cluster
 	if c == nil || c.TLS == nil || c.TLS.Invalid == "" {
 		return backendResult{}, false
 	}
-	return backendResult{reason: string(gwv1.RouteReasonUnsupportedProtocol), message: fmt.Sprintf(
+	if reason == "" {
+		reason = string(gwv1.RouteReasonUnsupportedProtocol)
+	}
+	return backendResult{reason: reason, message: fmt.Sprintf(
 		"%s: BackendTLSPolicy %s applies to %s %s port %d and %s (%s), so connections to it fail and its requests get a 5xx",
 		field, c.TLS.Policy, backendNoun(c.Kind), c.Service, c.Port, diag.MarkerBackendTLSNotMet, c.TLS.Invalid)}, true
 }

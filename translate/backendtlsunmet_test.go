@@ -25,7 +25,7 @@ func TestUnmetBackendTLS(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := unmetBackendTLS(tt.b, "spec.rules[0].backendRefs[0]")
+			got, ok := unmetBackendTLS(tt.b, "spec.rules[0].backendRefs[0]", "")
 			if ok != tt.want {
 				t.Fatalf("unmet = %v, want %v", ok, tt.want)
 			}

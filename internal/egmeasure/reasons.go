@@ -21,7 +21,7 @@ var reasons = []Reason{
 		regexp.MustCompile(`^Backend `)},
 	{"Backend and ServiceImport endpoints: EG says EndpointsNotFound (BackendsAvailable False) for a Service without ready endpoints and UnsupportedAddressType for a ServiceImport whose EndpointSlices mix address types, which gwsim does not read in status; its test runs one case on the Host infrastructure, where a loopback address is valid (InvalidAddress)",
 		regexp.MustCompile(`UnsupportedAddressType|InvalidAddress|InvalidBackendRef|EndpointsNotFound`)},
-	{"BackendTLSPolicy: EG records the route's parentRef (with its sectionName) as the ancestor, aggregates past 16 ancestors, and says InvalidBackendTLS on the route",
+	{"BackendTLSPolicy: EG reads a CA bundle from ca.crt, else tls.crt, else the only key (gwsim wants ca.crt, and its route then says InvalidBackendTLS where EG's resolves), refuses some policies gwsim meets (InvalidBackendTLS on HTTPRoutes and TCPRoutes), records an ancestor per parentRef section, and aggregates past 16 ancestors",
 		regexp.MustCompile(`^BackendTLSPolicy |InvalidBackendTLS|Aggregated`)},
 	{"A Gateway that one side refuses as a whole and the other accepts (EnvoyProxy parameters, above): the side that refuses it writes no listener status and no route parent status for it",
 		regexp.MustCompile(`^Gateway listener entry: |Route parent entry: EG present, gwsim absent`)},
