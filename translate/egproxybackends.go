@@ -20,6 +20,19 @@ import (
 // ep names, in the order it names them; a reference without a namespace
 // names one in ep's.
 func EnvoyProxyBackends(ep *egv1a1.EnvoyProxy) []types.NamespacedName {
+	return envoyProxyRefs(ep, profile.BackendKind.Group, profile.BackendKind.Kind)
+}
+
+// EnvoyProxyServices returns the Services the telemetry of ep names, which
+// Envoy Gateway checks before it accepts a Gateway running with ep
+// (egTelemetryProblem).
+func EnvoyProxyServices(ep *egv1a1.EnvoyProxy) []types.NamespacedName {
+	return envoyProxyRefs(ep, "", "Service")
+}
+
+// envoyProxyRefs returns the objects of group/kind the telemetry of ep
+// names (a backendRef without a kind names a Service).
+func envoyProxyRefs(ep *egv1a1.EnvoyProxy, group, kind string) []types.NamespacedName {
 	t := ep.Spec.Telemetry
 	if t == nil {
 		return nil
@@ -49,7 +62,11 @@ func EnvoyProxyBackends(ep *egv1a1.EnvoyProxy) []types.NamespacedName {
 	}
 	var out []types.NamespacedName
 	for _, r := range refs {
-		if string(deref(r.Group)) != profile.BackendKind.Group || string(deref(r.Kind)) != profile.BackendKind.Kind {
+		rkind := string(deref(r.Kind))
+		if rkind == "" {
+			rkind = "Service"
+		}
+		if string(deref(r.Group)) != group || rkind != kind {
 			continue
 		}
 		ns := ep.Namespace

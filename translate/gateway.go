@@ -20,6 +20,11 @@ type gatewayResult struct {
 	// parameters says why spec.infrastructure.parametersRef does not
 	// resolve; "" when it does or is not set.
 	parameters string
+	// telemetry says why the implementation refuses the Gateway for the
+	// telemetry of the parameters it runs with (egTelemetryProblem): the
+	// Gateway is not Accepted, but, unlike unresolved parameters, its
+	// listeners are still translated and keep their status.
+	telemetry string
 	// sets are the ListenerSets whose parentRef names the Gateway, in
 	// listener precedence order, attached or not.
 	sets []*listenerSetResult
@@ -62,9 +67,18 @@ func (w *world) evaluateGateway(g *gwv1.Gateway) (*gatewayResult, []diag.Finding
 	}
 	var parameters string
 	if p, ok := gatewayParameters(g); ok {
-		if parameters = w.parametersProblem(p); parameters == "" {
+		parameters = w.parametersProblem(p)
+		switch {
+		case parameters != "":
+		case p.group == profile.EnvoyProxyKind.Group && p.kind == profile.EnvoyProxyKind.Kind && w.gatewayProfile(g).Simulates(profile.EnvoyProxyKind):
+			findings = append(findings, finding(diag.Info, p.field, diag.ReasonNotSupportedYet, fmt.Sprintf(
+				"%s resolves; gwsim checks its telemetry sinks, backendRefs and access log matches as Envoy Gateway does, and does not simulate its other settings (proxy deployment, telemetry output, ...)", p.describe())))
+		default:
 			findings = append(findings, parametersNotInterpreted(p, finding))
 		}
+	}
+	if ep := w.egGatewayProxy(g, class); parameters == "" && ep != nil {
+		parameters = egProxyProblem(ep)
 	}
 	gr := &gatewayResult{
 		nsName:     g.Namespace + "/" + g.Name,
@@ -73,6 +87,7 @@ func (w *world) evaluateGateway(g *gwv1.Gateway) (*gatewayResult, []diag.Finding
 		listeners:  w.evaluateListeners(g),
 		addresses:  addresses,
 		parameters: parameters,
+		telemetry:  w.egTelemetryProblem(g, class),
 		backendTLS: w.resolveBackendTLS(g),
 		choices:    w.gatewayProfile(g).Listeners,
 	}
@@ -130,7 +145,7 @@ func (gr *gatewayResult) status(w *world) gwv1.GatewayStatus {
 		st.AttachedListenerSets = &n
 	}
 	accepted, programmed := gr.conditions()
-	if choices.ProblemListenerConditions && !gr.refusedAsWhole() && len(gr.listeners) > 0 {
+	if choices.ProblemListenerConditions && !gr.refusedAsWhole() && gr.telemetry == "" && len(gr.listeners) > 0 {
 		accepted = acceptedByListenerConditions(trueCond(accepted.Type, string(gwv1.GatewayReasonAccepted), "Gateway is accepted"), allAccepted, someAccepted)
 	}
 	conds := []condition{accepted, programmed}
@@ -182,6 +197,10 @@ func (gr *gatewayResult) conditions() (accepted, programmed condition) {
 		if a != nil {
 			accepted = *a
 		}
+	}
+	if gr.telemetry != "" {
+		accepted = falseCond(string(gwv1.GatewayConditionAccepted), string(gwv1.GatewayReasonInvalidParameters), gr.telemetry)
+		programmed = falseCond(string(gwv1.GatewayConditionProgrammed), string(gwv1.GatewayReasonInvalid), "Gateway is not accepted: "+gr.telemetry)
 	}
 	if a, p := gr.parametersConditions(); a != nil {
 		accepted, programmed = *a, *p

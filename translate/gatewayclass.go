@@ -27,7 +27,11 @@ func (w *world) gatewayClassStatus(c *gwv1.GatewayClass) (gwv1.GatewayClassStatu
 	accepted := trueCond(string(gwv1.GatewayClassConditionStatusAccepted), string(gwv1.GatewayClassReasonAccepted),
 		fmt.Sprintf("gwsim accepts GatewayClass %s for controller %s", c.Name, c.Spec.ControllerName))
 	if p, ok := classParameters(c); ok {
-		if problem := w.parametersProblem(p); problem != "" {
+		problem := w.parametersProblem(p)
+		if ep := w.egClassProxy(c); problem == "" && ep != nil {
+			problem = egProxyProblem(ep)
+		}
+		if problem != "" {
 			accepted = falseCond(string(gwv1.GatewayClassConditionStatusAccepted), string(gwv1.GatewayClassReasonInvalidParameters), problem)
 		} else if ep := w.readEnvoyProxy(c, p); ep != "" {
 			findings = append(findings, finding(diag.Info, p.field, diag.ReasonNotSupportedYet, ep))

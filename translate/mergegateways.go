@@ -119,5 +119,5 @@ func (w *world) readEnvoyProxy(c *gwv1.GatewayClass, p parametersRef) string {
 	if ep.Spec.MergeGateways != nil && *ep.Spec.MergeGateways {
 		merge = "sets mergeGateways: the Gateways of the class are one data plane, whose listeners gwsim decides together"
 	}
-	return fmt.Sprintf("%s resolves and %s; its other settings (proxy deployment, telemetry, ...) are not simulated", p.describe(), merge)
+	return fmt.Sprintf("%s resolves and %s; gwsim checks its telemetry sinks, backendRefs and access log matches as Envoy Gateway does, and does not simulate its other settings (proxy deployment, telemetry output, ...)", p.describe(), merge)
 }

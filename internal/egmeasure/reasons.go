@@ -15,7 +15,7 @@ type Reason struct {
 // explains it. Each names an Envoy Gateway behaviour (its source file in
 // internal/gatewayapi, or its docs) that gwsim does not reproduce yet.
 var reasons = []Reason{
-	{"EnvoyProxy parameters: EG validates the EnvoyProxy a class or Gateway names and refuses them with InvalidParameters",
+	{"EnvoyProxy parameters: EG validates more of the EnvoyProxy a class or Gateway names than gwsim (its telemetry sinks, backendRefs and access log matches gwsim checks; not the deployment, autoscaling, filter order, bootstrap, nor mergeGateways with mergeBackends) and refuses them with InvalidParameters",
 		regexp.MustCompile(`InvalidParameters`)},
 	{"Backend status: EG's test runs some cases as on the Host infrastructure (RunningOnHost, EG's own configuration), where a loopback Backend is valid; gwsim does not assume it",
 		regexp.MustCompile(`^Backend `)},

@@ -76,15 +76,17 @@ func (r *GatewayReconciler) gatherBackends(ctx context.Context, s *slice) error 
 			keys[i] = append(keys[i], key)
 		}
 	}
-	// Envoy Gateway also reads the Backends an EnvoyProxy's telemetry
-	// names (translate.EnvoyProxyBackends); Translate decides whether the
-	// profile reads that EnvoyProxy.
+	// Envoy Gateway also reads the Backends and Services an EnvoyProxy's
+	// telemetry names (translate.EnvoyProxyBackends, EnvoyProxyServices);
+	// Translate decides whether the profile reads that EnvoyProxy.
 	for i, k := range kinds {
-		if k.group != profile.BackendKind.Group || k.kind != profile.BackendKind.Kind {
-			continue
-		}
 		for _, ep := range s.in.EnvoyProxies {
-			keys[i] = append(keys[i], translate.EnvoyProxyBackends(ep)...)
+			switch {
+			case k.group == profile.BackendKind.Group && k.kind == profile.BackendKind.Kind:
+				keys[i] = append(keys[i], translate.EnvoyProxyBackends(ep)...)
+			case k.group == "" && k.kind == "Service":
+				keys[i] = append(keys[i], translate.EnvoyProxyServices(ep)...)
+			}
 		}
 	}
 	anyPolicies, err := r.anyBackendTLSPolicies(ctx)
