@@ -69,6 +69,7 @@ type explainFlags struct {
 	Address  string
 	GRPC     bool
 	KeepPath bool
+	ClientIP string
 }
 
 // explainCommand is `gwsim explain URL`.
@@ -91,6 +92,7 @@ func explainCommand(streams Streams, env Env) *cobra.Command {
 	fs.StringVar(&flags.SNI, "sni", "", "TLS server name the client sends (default: the URL's host, for https)")
 	fs.StringVar(&flags.Address, "address", "", "Gateway address the client connects to; picks the Gateway that has it")
 	fs.BoolVar(&flags.KeepPath, "no-normalize-path", false, "route the path as sent; by default it is normalised first (dot segments removed, slashes merged), as Envoy-based gateways do")
+	fs.StringVar(&flags.ClientIP, "client-ip", "", "the client's IP address as the gateway sees it, which authorization rules on client CIDRs match")
 	fs.BoolVar(&flags.GRPC, "grpc", false, "send the http(s) URL as a gRPC call: its path is /package.Service/Method")
 	return c
 }
@@ -185,6 +187,7 @@ func findingsAbout(fs []diag.Finding, t explain.Trace) []diag.Finding {
 func (e *explainFlags) request(rawURL string) (explain.Request, error) {
 	r := routetest.Request{
 		URL: rawURL, Method: e.Method, SNI: e.SNI, Gateway: e.Gateway, Port: e.Port, Address: e.Address, GRPC: e.GRPC, KeepPath: e.KeepPath,
+		ClientIP: e.ClientIP,
 	}
 	for _, h := range e.Headers {
 		name, value, ok := strings.Cut(h, ":")

@@ -79,6 +79,9 @@ func writeRequestLine(b *strings.Builder, r explain.RequestView) {
 	if r.Address != "" {
 		notes = append(notes, "address "+r.Address)
 	}
+	if r.ClientIP != "" {
+		notes = append(notes, "from "+r.ClientIP)
+	}
 	switch {
 	case r.Method == "": // a connection
 		fmt.Fprintf(b, "Connection: %s://%s:%d", r.Scheme, r.Host, r.Port)
@@ -117,6 +120,9 @@ func explainSteps(t explain.Trace) [][]string {
 	}
 	if r := t.Route; r != nil {
 		steps = append(steps, routeLines(*r, t.Losers))
+	}
+	if len(t.PolicyEffects) > 0 {
+		steps = append(steps, policyEffectLines(t.PolicyEffects))
 	}
 	if len(t.Filters) > 0 || t.Forwarded != nil {
 		steps = append(steps, filterLines(t))

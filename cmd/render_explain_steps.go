@@ -121,3 +121,23 @@ func backendTLSLine(b ir.BackendTLS) string {
 	}
 	return line
 }
+
+// policyEffectLines lists what policies and the listener's client
+// settings did, each with the policy and where it is defined.
+func policyEffectLines(es []explain.PolicyEffect) []string {
+	lines := []string{"Policies, in the order the data plane applies them"}
+	for _, e := range es {
+		who := "listener defaults"
+		if e.Policy != nil {
+			r := *e.Policy
+			r.Kind = r.Kind[strings.LastIndexByte(r.Kind, '/')+1:]
+			who = refString(r)
+		}
+		line := "- " + who + ": " + e.Message
+		if e.Decided {
+			line += " [answers]"
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}

@@ -14,7 +14,23 @@ import (
 // answered and a failed-closed authorization denies before the action
 // runs. A direct response answers before a redirect: it marks a rule that
 // cannot be served as written (no usable backend, an unresolved filter).
+//
+// An implementation's policies run first (policy.go), and its response
+// overrides replace the gateway's own answers last.
 func apply(res Result, gw *ir.Gateway, route *ir.Route, req Request, listenerPort int32) Result {
+	res = applyRule(res, gw, route, req, listenerPort)
+	if res.Outcome == Routed || res.Outcome == NoHealthyUpstream {
+		forwardedPolicySteps(&res, route.Policies)
+	}
+	if res.Outcome != Routed {
+		res.Mirrors = nil // nothing is forwarded, so nothing is mirrored
+		overrideLocal(&res)
+	}
+	return res
+}
+
+// applyRule is apply before the response overrides.
+func applyRule(res Result, gw *ir.Gateway, route *ir.Route, req Request, listenerPort int32) Result {
 	res.Route, res.Reason = route, ""
 	fwd := ForwardedRequest{Host: req.Host, Path: req.Path, Headers: req.Headers.Clone()}
 	if req.Authority != "" {
@@ -22,6 +38,9 @@ func apply(res Result, gw *ir.Gateway, route *ir.Route, req Request, listenerPor
 	}
 	if fwd.Headers == nil {
 		fwd.Headers = http.Header{}
+	}
+	if applyPolicies(&res, route.Policies, req) {
+		return res
 	}
 	for _, f := range route.Filters {
 		switch {

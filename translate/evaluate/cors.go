@@ -20,7 +20,8 @@ func isPreflight(req Request) bool {
 // headers"). Wildcards are answered by echoing the request, which the spec
 // requires with credentials and allows without: the origin, the requested
 // method and the requested headers. Expose-Headers "*" is only sent
-// without credentials, as the spec says. Max-Age is always sent.
+// without credentials, as the spec says. Max-Age is sent unless negative
+// (a policy's CORS without maxAge).
 func preflightHeaders(c *ir.CORS, req Request) http.Header {
 	h := actualHeaders(c, req)
 	if h == nil {
@@ -38,7 +39,9 @@ func preflightHeaders(c *ir.CORS, req Request) http.Header {
 	} else if len(c.AllowHeaders) > 0 {
 		h.Set("Access-Control-Allow-Headers", strings.Join(c.AllowHeaders, ", "))
 	}
-	h.Set("Access-Control-Max-Age", strconv.Itoa(int(c.MaxAge)))
+	if c.MaxAge >= 0 {
+		h.Set("Access-Control-Max-Age", strconv.Itoa(int(c.MaxAge)))
+	}
 	return h
 }
 

@@ -41,12 +41,23 @@ type Effects struct {
 	// is one) whose effect gwsim does not simulate: the answer is then
 	// not known, only what the simulated part does.
 	NotSimulated []Extension
+	// PolicySteps are what the implementation's policies and the
+	// listener's client settings did, in order (policy.go).
+	PolicySteps []PolicyStep
+	// LateResponseHeaders are the listener's changes to every response,
+	// made last.
+	LateResponseHeaders *ir.HeaderModifier
+	// Override is the response override that replaced the gateway's own
+	// answer.
+	Override *ir.ResponseOverride
 }
 
 // Extension is an implementation-specific object a request went through.
 type Extension struct {
-	// Use is "filter" or "backend".
+	// Use is "filter", "backend" or "policy".
 	Use string
+	// Field is the policy field not simulated ("" for a whole policy).
+	Field string
 	// Kind is group/Kind; Namespace and Name name the object.
 	Kind, Namespace, Name string
 	// Resolution is "resolved" (the object is in the input) or

@@ -46,6 +46,9 @@ type Request struct {
 	// KeepPath routes and forwards the path as sent, for gateways that do
 	// not normalise it (NormalizePath); by default it is normalised first.
 	KeepPath bool
+	// ClientIP is the client's address as the gateway sees it, which
+	// authorization rules on client CIDRs match; empty when not given.
+	ClientIP string
 }
 
 // Outcome names why evaluation stopped.
@@ -114,10 +117,11 @@ type ForwardedRequest struct {
 	Headers http.Header
 }
 
-// Evaluate runs req through model: the path normalised (unless KeepPath),
-// the connection (which Gateway and listener take it, TLS or not:
-// connection.go), then HTTP routing on the listener that took it, then the
-// matched rule's filters and action.
+// Evaluate runs req through model: the connection (which Gateway and
+// listener take it, TLS or not: connection.go), then what the listener
+// does before routing (the path normalised unless KeepPath, and its client
+// settings: client.go), then HTTP routing on the listener that took it,
+// then the matched rule's policies, filters and action.
 func Evaluate(model ir.IR, req Request) Result {
 	if req.Method == "" {
 		req.Method = http.MethodGet
@@ -125,15 +129,7 @@ func Evaluate(model ir.IR, req Request) Result {
 	if req.Path == "" {
 		req.Path = "/"
 	}
-	var normalized string
-	if !req.KeepPath {
-		if p := NormalizePath(req.Path); p != req.Path {
-			normalized, req.Path = p, p
-		}
-	}
-	res := evaluate(model, req)
-	res.NormalizedPath = normalized
-	return res
+	return evaluate(model, req)
 }
 
 // evaluate is Evaluate on a request with its defaults and its path as
@@ -165,6 +161,10 @@ func evaluate(model ir.IR, req Request) Result {
 // its routes that matches.
 func route(res Result, model ir.IR, port *ir.Listener, listener string, req Request) Result {
 	res.Listener = listener
+	req, ok := readRequest(&res, port, listener, req)
+	if !ok {
+		return res
+	}
 	for _, vh := range port.VirtualHosts {
 		if vh.Listener != listener || !hostMatches(vh.Hostname, req.Host) {
 			continue

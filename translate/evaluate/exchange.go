@@ -106,7 +106,11 @@ func Exchange(res Result, send Send, rnd *rand.Rand) Response {
 		if h == nil {
 			h = http.Header{}
 		}
+		status, overridden := overrideBackend(res, a.Status, h)
 		finishHeaders(h, res)
+		if overridden {
+			return Response{Outcome: ResponseOverridden, Status: status, Headers: h, Local: true, Reason: fmt.Sprintf("a response override replaced the backend's %d", a.Status), Attempts: try + 1}
+		}
 		return Response{Outcome: Routed, Status: a.Status, Headers: h, Body: a.Body, Attempts: try + 1}
 	}
 }
@@ -128,12 +132,19 @@ func local(res Result, outcome Outcome, status int, reason string, attempts int)
 func GatewayHeaders(res Result) http.Header {
 	h := http.Header{}
 	switch res.Outcome {
-	case Redirected:
+	case Redirected, PathRedirected:
 		h.Set("Location", res.Location)
+	case CredentialsRequired, ResponseOverridden:
+		if res.Location != "" {
+			h.Set("Location", res.Location)
+		}
 	case DirectResponse:
 		if d := directResponse(res); d != nil && d.ContentType != "" {
 			h.Set("Content-Type", d.ContentType)
 		}
+	}
+	if o := res.Override; o != nil && o.ContentType != "" && o.Location == "" {
+		h.Set("Content-Type", o.ContentType)
 	}
 	finishHeaders(h, res)
 	return h
@@ -146,6 +157,7 @@ func finishHeaders(h http.Header, res Result) {
 	for name, values := range res.CORSHeaders {
 		h[name] = append([]string(nil), values...)
 	}
+	ModifyHeaders(h, res.LateResponseHeaders)
 }
 
 // mirror sends a copy of the forwarded request to each mirror for its

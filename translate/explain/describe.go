@@ -89,7 +89,13 @@ func (w *world) answer(s *scene, t Trace) string {
 	case evaluate.DirectResponse:
 		return directAnswer(res)
 	case evaluate.CORSPreflight:
-		return "204: the gateway answers the CORS preflight itself"
+		return fmt.Sprintf("%d: the gateway answers the CORS preflight itself", res.Status)
+	case evaluate.FaultAborted, evaluate.CredentialsRequired, evaluate.AuthorizationDenied,
+		evaluate.BadRequest, evaluate.PathRedirected, evaluate.ResponseOverridden:
+		if res.Location != "" {
+			return fmt.Sprintf("%d from the gateway, Location: %s: %s", res.Status, res.Location, res.Reason)
+		}
+		return fmt.Sprintf("%d from the gateway: %s", res.Status, res.Reason)
 	case evaluate.AuthDenied:
 		return fmt.Sprintf("403: the ExternalAuth service cannot be resolved (%s), so the filter denies every request", res.ExternalAuth.Invalid)
 	case evaluate.RouteNotFound:

@@ -95,6 +95,7 @@ func Explain(in Input, req Request) Trace {
 	case routing(s.res.Outcome):
 		t.NearMisses = w.nearMisses(s)
 	}
+	t.PolicyEffects = w.policyEffects(s.res)
 	t.Answer = w.answer(s, t)
 	t.Policies = policyNotes(in, t)
 	t.NotSimulated = notSimulated(s.res)
@@ -107,7 +108,8 @@ func Explain(in Input, req Request) Trace {
 // failed, was misdirected or was forwarded as a stream never got there.
 func routing(o evaluate.Outcome) bool {
 	switch o {
-	case evaluate.ConnectionFailed, evaluate.Misdirected, evaluate.Forwarded:
+	case evaluate.ConnectionFailed, evaluate.Misdirected, evaluate.Forwarded,
+		evaluate.BadRequest, evaluate.PathRedirected:
 		return false
 	}
 	return true
@@ -143,7 +145,7 @@ func withDefaults(req Request) Request {
 func view(req Request) RequestView {
 	v := RequestView{
 		Scheme: req.Scheme, Host: req.Host, Port: req.Port, Method: req.Method, Path: req.Path,
-		SNI: req.SNI, Gateway: req.Gateway, Address: req.Address, GRPC: req.GRPC,
+		SNI: req.SNI, Gateway: req.Gateway, Address: req.Address, GRPC: req.GRPC, ClientIP: req.ClientIP,
 	}
 	if isConnection(req.Scheme) {
 		v.Method, v.Path = "", ""

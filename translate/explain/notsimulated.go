@@ -11,9 +11,12 @@ import (
 // through whose effect gwsim does not simulate: a custom (ExtensionRef)
 // filter, or the backend the request is sent to.
 type NotSimulated struct {
-	// Use is "filter" or "backend".
+	// Use is "filter", "backend" or "policy".
 	Use    string `json:"use"`
 	Object Ref    `json:"object"`
+	// Field is the policy's field that is not simulated; empty for the
+	// whole object.
+	Field string `json:"field,omitempty"`
 	// Resolution is "resolved" (the object is in the input) or "assumed"
 	// (it is not, and the open world assumes it).
 	Resolution string `json:"resolution"`
@@ -24,7 +27,7 @@ type NotSimulated struct {
 func notSimulated(res evaluate.Result) []NotSimulated {
 	out := make([]NotSimulated, 0, len(res.NotSimulated))
 	for _, e := range res.NotSimulated {
-		out = append(out, NotSimulated{Use: e.Use, Resolution: e.Resolution,
+		out = append(out, NotSimulated{Use: e.Use, Resolution: e.Resolution, Field: e.Field,
 			Object: Ref{Kind: e.Kind, Namespace: e.Namespace, Name: e.Name}})
 	}
 	if len(out) == 0 {
@@ -48,6 +51,14 @@ func caveat(t Trace) string {
 	}
 	var parts []string
 	for _, n := range t.NotSimulated {
+		if n.Use == "policy" {
+			what := n.Object.Kind + " " + n.Object.Namespace + "/" + n.Object.Name
+			if n.Field != "" {
+				what += " " + n.Field
+			}
+			parts = append(parts, "policy "+what)
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%s %s %s/%s (%s)", n.Use, n.Object.Kind, n.Object.Namespace, n.Object.Name, n.Resolution))
 	}
 	if len(t.Policies) > 0 {

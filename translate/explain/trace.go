@@ -36,6 +36,9 @@ type Trace struct {
 	VirtualHost string `json:"virtualHost,omitempty"`
 	// Route is the route rule and match that won.
 	Route *RouteStep `json:"route,omitempty"`
+	// PolicyEffects are what the implementation's policies and the
+	// listener's client settings did to the request (policyeffects.go).
+	PolicyEffects []PolicyEffect `json:"policyEffects,omitempty"`
 	// Losers are the other routes of the virtual host that match the
 	// request too, in precedence order, each with the rule that decided.
 	Losers  []Loser      `json:"losers,omitempty"`
@@ -125,6 +128,8 @@ type RequestView struct {
 	Address        string      `json:"address,omitempty"`
 	// GRPC marks a gRPC call.
 	GRPC bool `json:"grpc,omitempty"`
+	// ClientIP is the client's address, when given.
+	ClientIP string `json:"clientIP,omitempty"`
 }
 
 // Ref names an object and where its document starts.

@@ -29,7 +29,8 @@ type CORS struct {
 	ExposeHeaders    []string `json:"exposeHeaders,omitempty"`
 	AllowCredentials bool     `json:"allowCredentials,omitempty"`
 	// MaxAge is Access-Control-Max-Age in seconds (the spec's default, 5,
-	// when the route leaves it out).
+	// when the route leaves it out); -1 sends none (a policy's CORS
+	// without maxAge).
 	MaxAge int32 `json:"maxAge"`
 }
 

@@ -73,6 +73,10 @@ type GatewayListener struct {
 	// ListenerSet is "namespace/name" of the ListenerSet the listener comes
 	// from; empty for the Gateway's own listeners.
 	ListenerSet string `json:"listenerSet,omitempty"`
+	// Client is how the listener reads requests before routing them, when
+	// the implementation's profile says (policy.go); nil for the generic
+	// model (the path normalised, headers as sent).
+	Client *ClientSettings `json:"client,omitempty"`
 }
 
 // TLS is one listener's TLS settings on a port.
@@ -101,6 +105,9 @@ type Route struct {
 	Filters []Filter `json:"filters,omitempty"`
 	Action  Action   `json:"action"`
 	Origin  Origin   `json:"origin"`
+	// Policies are what an implementation's policies do to the rule's
+	// requests (policy.go); nil when none applies.
+	Policies *Policies `json:"policies,omitempty"`
 }
 
 // Match is the request a route matches. Empty fields match anything.

@@ -24,6 +24,8 @@ var outcomes = []evaluate.Outcome{
 	evaluate.Routed, evaluate.Redirected, evaluate.DirectResponse, evaluate.CORSPreflight, evaluate.AuthDenied,
 	evaluate.RouteNotFound, evaluate.NoListener, evaluate.NoGateway, evaluate.Misdirected, evaluate.NoHealthyUpstream,
 	evaluate.ConnectionFailed, evaluate.Forwarded, evaluate.Rejected,
+	evaluate.FaultAborted, evaluate.CredentialsRequired, evaluate.AuthorizationDenied, evaluate.BadRequest,
+	evaluate.PathRedirected, evaluate.ResponseOverridden,
 }
 
 func outcomeList() string {
@@ -81,6 +83,9 @@ type requestDoc struct {
 	Gateway string            `yaml:"gateway"`
 	Port    int               `yaml:"port"`
 	Address string            `yaml:"address"`
+	// ClientIP is the client's address, which authorization rules on
+	// client CIDRs see.
+	ClientIP string `yaml:"clientIP"`
 }
 
 type expectDoc struct {
@@ -172,7 +177,7 @@ func (p *parser) suite(doc fileDoc) Suite {
 }
 
 func (p *parser) request(at []any, d requestDoc) explain.Request {
-	r := Request{URL: d.URL, Method: d.Method, SNI: d.SNI, Gateway: cmp.Or(d.Gateway, p.defaults.Gateway), Port: d.Port, Address: d.Address}
+	r := Request{URL: d.URL, Method: d.Method, SNI: d.SNI, Gateway: cmp.Or(d.Gateway, p.defaults.Gateway), Port: d.Port, Address: d.Address, ClientIP: d.ClientIP}
 	if p.defaults.Scheme != "" && d.URL != "" && !strings.Contains(d.URL, "://") {
 		r.URL = p.defaults.Scheme + "://" + d.URL
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -36,6 +37,8 @@ type Request struct {
 	GRPC bool
 	// KeepPath routes the path as sent, without normalising it.
 	KeepPath bool
+	// ClientIP is the client's address as the gateway sees it.
+	ClientIP string
 }
 
 // Header is one request header.
@@ -72,8 +75,13 @@ func (r Request) Build(namespace string) (explain.Request, error) {
 	}
 	req := explain.Request{Request: evaluate.Request{
 		Scheme: scheme, Host: strings.ToLower(u.Hostname()), Method: strings.ToUpper(r.Method),
-		Path: u.EscapedPath(), Headers: http.Header{}, SNI: r.SNI, KeepPath: r.KeepPath,
+		Path: u.EscapedPath(), Headers: http.Header{}, SNI: r.SNI, KeepPath: r.KeepPath, ClientIP: r.ClientIP,
 	}, Address: r.Address}
+	if r.ClientIP != "" {
+		if _, err := netip.ParseAddr(r.ClientIP); err != nil {
+			return explain.Request{}, fmt.Errorf("client address %q is not an IP address", r.ClientIP)
+		}
+	}
 	if req.Method == "" {
 		req.Method = http.MethodGet
 	}
