@@ -11,8 +11,8 @@
 //	yamlin     internal/fastpath/yamlin      sigs.k8s.io/yaml.YAMLToJSONStrict     TestConvertMatchesYAMLToJSONStrictOnCorpus, FuzzConvert    see docs/architecture.md
 //	jsonin     internal/fastpath/jsonin,     sigs.k8s.io/json.UnmarshalStrict,     TestFromJSONMatchesLibrary, TestFromMapMatchesLibrary,
 //	           offline/load/headerscan.go    encoding/json (the header)            TestTypedDecodeMatchesLibrary, TestScanHeaderCorpus
-//	admission  offline/validate/fast*.go,    k8s.io/apiextensions-apiserver        TestFastAdmitMatchesLibrary, TestCELFastAgreesWithLibrary,
-//	           offline/validate/celfast*.go  (prune, default, schema, CEL, meta)   TestFastDefaultMatchesLibrary, TestMetaValidMatchesLibrary
+//	admission  internal/fastpath/admission   k8s.io/apiextensions-apiserver        TestFastAdmitMatchesLibrary, TestCELFastAgreesWithLibrary,
+//	                                         (prune, default, schema, CEL, meta)   TestFastDefaultMatchesLibrary, TestMetaValidMatchesLibrary
 //	store      offline/store                 controller-runtime's fake client      offline/store's conformance tests, golden TestStoresAgree
 //	yamlout    internal/fastpath/yamlout     sigs.k8s.io/yaml.Marshal              TestGolden (yamlout), FuzzMarshal, cmd's FuzzOutputs
 //	jsonout    internal/fastpath/jsonout     encoding/json.MarshalIndent           TestSplitMatchesMarshalIndent
@@ -20,9 +20,9 @@
 // jsonin's Lexer is the one JSON reader of the fast readers: the typed
 // decoder and the loader's header scan both read with it.
 //
-// The admission and store components stay beside the code they stand in
-// for (offline/validate, offline/store), which owns the compiled CRDs and
-// the client interface they share with their libraries; their switch is
-// here all the same. docs/architecture.md has the measured gain of each
+// Admission's differential tests are in offline/validate, beside the
+// library path they compare against. The store stays in offline/store,
+// the client the reconcilers are written against; its switch is here all
+// the same. docs/architecture.md has the measured gain of each
 // and the command that measures it.
 package fastpath

@@ -10,6 +10,7 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 
 	"github.com/gwsim/gwsim/bench/synth"
+	"github.com/gwsim/gwsim/internal/fastpath/admission"
 )
 
 // BenchmarkAdmitHTTPRoute is gwsim's cost of admitting one HTTPRoute of
@@ -41,7 +42,7 @@ func benchmarkAdmit(b *testing.B, admit func(*compiled, map[string]any) Result) 
 		originals[i] = object(b, r)
 	}
 	// The library's CEL programs are compiled on first use: not timed.
-	admit(c, copyJSONValue(originals[0]).(map[string]any))
+	admit(c, admission.CopyJSONValue(originals[0]).(map[string]any))
 	benchmarkCopies(b, originals, func(obj map[string]any) {
 		if res := admit(c, obj); len(res.Errors) > 0 {
 			b.Fatalf("Admit: %v", res.Errors)
@@ -105,7 +106,7 @@ func BenchmarkAdmitHTTPRouteStages(b *testing.B) {
 	})
 	b.Run("walk", func(b *testing.B) {
 		benchmarkCopies(b, originals, func(obj map[string]any) {
-			if _, at, ok := fastWalk(c.walk, obj); !ok {
+			if _, at, ok := admission.Walk(c.walk, obj); !ok {
 				b.Fatalf("the fast walk declined a generated route at %q", at)
 			}
 		})
@@ -132,7 +133,7 @@ func benchmarkCopies(b *testing.B, objs []map[string]any, f func(map[string]any)
 	batch := make([]map[string]any, len(objs))
 	refill := func() {
 		for i, o := range objs {
-			batch[i] = copyJSONValue(o).(map[string]any)
+			batch[i] = admission.CopyJSONValue(o).(map[string]any)
 		}
 	}
 	refill()

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"testing"
+
+	"github.com/gwsim/gwsim/internal/fastpath/admission"
 )
 
-// FuzzCELFast compares celFast with the library's CEL validator on a
+// FuzzCELFast compares admission.CEL with the library's CEL validator on a
 // Gateway API document with up to four structure-aware edits (the mutation
 // rules of celMutants, each byte of edits picking one among those the
-// object then offers), in both channels: celFast must never pass an object
+// object then offers), in both channels: admission.CEL must never pass an object
 // the library rejects, and must charge the library's cost when it passes.
 // Seeds are the golden cases' Gateway API documents.
 func FuzzCELFast(f *testing.F) {
@@ -45,7 +47,7 @@ func FuzzCELFast(f *testing.F) {
 		}
 		for _, v := range channels {
 			var tally celTally
-			compareCEL(t, v, celCase{name: "fuzz", gvk: gvk, obj: copyJSONValue(obj).(map[string]any)}, &tally)
+			compareCEL(t, v, celCase{name: "fuzz", gvk: gvk, obj: admission.CopyJSONValue(obj).(map[string]any)}, &tally)
 		}
 	})
 }

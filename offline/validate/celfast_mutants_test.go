@@ -1,6 +1,10 @@
 package validate
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/gwsim/gwsim/internal/fastpath/admission"
+)
 
 // Values the mutants put in place of strings, integers and objects: the
 // ones the Gateway API rules test for (enum members of other members'
@@ -43,7 +47,7 @@ func celMutants(obj map[string]any, n int) []map[string]any {
 	}
 	out := make([]map[string]any, 0, len(edits))
 	for _, edit := range edits {
-		m := copyJSONValue(obj).(map[string]any)
+		m := admission.CopyJSONValue(obj).(map[string]any)
 		edit(m)
 		out = append(out, m)
 	}
@@ -97,7 +101,7 @@ func collectEdits(v any, path []step, edits *[]func(map[string]any)) {
 		for _, k := range sortedKeys(mutantFields) {
 			if _, ok := v[k]; !ok && len(here) > 0 {
 				add := mutantFields[k]
-				*edits = append(*edits, func(root map[string]any) { at(root, here).(map[string]any)[k] = copyJSONValue(add) })
+				*edits = append(*edits, func(root map[string]any) { at(root, here).(map[string]any)[k] = admission.CopyJSONValue(add) })
 			}
 		}
 	case []any:
@@ -108,7 +112,7 @@ func collectEdits(v any, path []step, edits *[]func(map[string]any)) {
 		if len(v) > 0 {
 			*edits = append(*edits, func(root map[string]any) {
 				l := at(root, here).([]any)
-				set(root, here, append(l, copyJSONValue(l[0])))
+				set(root, here, append(l, admission.CopyJSONValue(l[0])))
 			})
 		}
 		for i, e := range v {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/gwsim/gwsim/bench/synth"
 	"github.com/gwsim/gwsim/internal/corpus"
+	"github.com/gwsim/gwsim/internal/fastpath/admission"
 )
 
 // celCase is one object of a differential run, with where it came from.
@@ -74,7 +75,7 @@ func compareCEL(t testing.TB, v *Validator, cs celCase, tally *celTally) {
 		return
 	}
 	tally.compared++
-	ok, cost := c.celFast().check(cs.obj)
+	ok, cost := c.celCheck().Check(cs.obj)
 	libErrs, remaining := c.cel.Validate(context.TODO(), nil, c.structural, cs.obj, nil, celconfig.RuntimeCELCostBudget)
 	libCost := celconfig.RuntimeCELCostBudget - remaining
 	if len(libErrs) == 0 {
@@ -186,7 +187,7 @@ func TestCELFastAgreesWithLibrary(t *testing.T) {
 					for i, m := range celMutants(cs.obj, mutantsPerObject) {
 						compareCEL(t, v, celCase{name: fmt.Sprintf("%s mutant %d", cs.name, i), gvk: cs.gvk, obj: m}, &mutated)
 					}
-					compareCEL(t, v, celCase{name: cs.name, gvk: cs.gvk, obj: copyJSONValue(cs.obj).(map[string]any)}, &plain)
+					compareCEL(t, v, celCase{name: cs.name, gvk: cs.gvk, obj: admission.CopyJSONValue(cs.obj).(map[string]any)}, &plain)
 				}
 				t.Logf("%s: %v", name, plain)
 				t.Logf("%s mutants: %v", name, mutated)
@@ -218,19 +219,19 @@ func BenchmarkCELLibrary(b *testing.B) {
 // from earlier iterations as it is after the first routes of a run.
 func BenchmarkCELFast(b *testing.B) {
 	c, objs := celBenchRoutes(b)
-	fast := c.celFast()
-	h0, m0 := fast.memoStats()
+	fast := c.celCheck()
+	h0, m0 := fast.MemoStats()
 	b.ReportAllocs()
 	b.ResetTimer()
 	n := 0
 	for b.Loop() {
-		if !fast.passes(objs[n%len(objs)]) {
+		if !fast.Passes(objs[n%len(objs)]) {
 			b.Fatal("celFast says no to a generated route")
 		}
 		n++
 	}
 	b.StopTimer()
-	h, m := fast.memoStats()
+	h, m := fast.MemoStats()
 	if h+m > h0+m0 {
 		b.ReportMetric(float64(h-h0)/float64(h+m-h0-m0), "hit-rate")
 	}
@@ -264,7 +265,7 @@ func celBenchRoutes(b *testing.B) (*compiled, []map[string]any) {
 // a gwsim run over the 1k set.
 func BenchmarkCELFastCold(b *testing.B) {
 	c, objs := celBenchRoutes(b)
-	fast := c.celFast()
+	fast := c.celCheck()
 	b.ReportAllocs()
 	b.ResetTimer()
 	n := 0
@@ -272,37 +273,20 @@ func BenchmarkCELFastCold(b *testing.B) {
 	for b.Loop() {
 		if n%len(objs) == 0 {
 			b.StopTimer()
-			h, m := fast.memoStats()
+			h, m := fast.MemoStats()
 			hits, misses = hits+h, misses+m
-			fast.root.resetMemo()
+			fast.ResetMemo()
 			b.StartTimer()
 		}
-		if !fast.passes(objs[n%len(objs)]) {
+		if !fast.Passes(objs[n%len(objs)]) {
 			b.Fatal("celFast says no to a generated route")
 		}
 		n++
 	}
 	b.StopTimer()
-	h, m := fast.memoStats()
+	h, m := fast.MemoStats()
 	if hits, misses = hits+h, misses+m; hits+misses > 0 {
 		b.ReportMetric(float64(hits)/float64(hits+misses), "hit-rate")
-	}
-}
-
-// resetMemo empties the memo of n and the nodes below it.
-func (n *celNode) resetMemo() {
-	if n == nil {
-		return
-	}
-	n.memo.mu.Lock()
-	n.memo.entries = nil
-	n.memo.mu.Unlock()
-	n.memo.hits.Store(0)
-	n.memo.misses.Store(0)
-	n.items.resetMemo()
-	n.additional.resetMemo()
-	for _, c := range n.properties {
-		c.resetMemo()
 	}
 }
 
@@ -315,19 +299,6 @@ func BenchmarkCompileCELFast(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		compileAll(newCELFast(c.structural).root)
-	}
-}
-
-// compileAll compiles every node's rules below n.
-func compileAll(n *celNode) {
-	if n == nil {
-		return
-	}
-	n.compile()
-	compileAll(n.items)
-	compileAll(n.additional)
-	for _, c := range n.properties {
-		compileAll(c)
+		admission.NewCEL(c.structural).CompileAll()
 	}
 }

@@ -9,6 +9,8 @@ import (
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+
+	"github.com/gwsim/gwsim/internal/fastpath/admission"
 )
 
 // compiled is everything the API server builds from one version of a CRD
@@ -22,16 +24,16 @@ type compiled struct {
 	// namespaced is the CRD's scope.
 	namespaced bool
 	// fast is the memoised CEL checker (celfast.go), built on first use.
-	fast      *celFast
+	fast      *admission.CEL
 	fastOnce  sync.Once
 	fastState compileState
 	// cache is the cache c belongs to, whose count of compilations
 	// under way includes c's celFast.
 	cache *compileCache
 	// walk is the schema compiled for the fast admission walk.
-	walk *fastNode
+	walk *admission.WalkNode
 	// defaults is the schema reduced to its defaults, for Default.
-	defaults *defaultNode
+	defaults *admission.Defaults
 }
 
 // compileVersion builds version's validators from crd, as the API server's
@@ -66,9 +68,18 @@ func compileVersion(crd *apiextensionsv1.CustomResourceDefinition, version strin
 		return nil, false, fmt.Errorf("bug: schema validator of CRD %s version %s: %w", crd.Name, version, err)
 	}
 	c := &compiled{structural: s, schemaValidator: sv, namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
-		walk: compileFast(s, openapi), defaults: compileDefaults(s)}
+		walk: admission.CompileWalk(s, openapi), defaults: admission.CompileDefaults(s)}
 	// The API server compiles every rule when it starts serving the CRD and
 	// keeps the programs; gwsim compiles them on first need (libCEL).
 	c.cel = newLibCEL(s)
 	return c, true, nil
+}
+
+// celCheck returns c's fast CEL checker, compiling it on first use; nil
+// when the version has no rules.
+func (c *compiled) celCheck() *admission.CEL {
+	c.fastOnce.Do(func() {
+		c.fastState.run(c.cache, func() { c.fast = admission.NewCEL(c.structural) })
+	})
+	return c.fast
 }

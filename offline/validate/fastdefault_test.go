@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+
+	"github.com/gwsim/gwsim/internal/fastpath/admission"
 )
 
 // TestFastDefaultMatchesLibrary checks Validator.Default's defaulting
@@ -40,9 +42,9 @@ func TestFastDefaultMatchesLibrary(t *testing.T) {
 // differ.
 func compareDefaults(t testing.TB, c *compiled, obj map[string]any, where string) {
 	t.Helper()
-	got := copyJSONValue(obj)
-	want := copyJSONValue(obj)
-	applyDefaults(got, c.defaults)
+	got := admission.CopyJSONValue(obj)
+	want := admission.CopyJSONValue(obj)
+	admission.ApplyDefaults(got, c.defaults)
 	structuraldefaulting.Default(want, c.structural)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s: defaulted objects differ\n got %v\nwant %v", where, got, want)

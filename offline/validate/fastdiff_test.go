@@ -18,6 +18,7 @@ import (
 
 	"github.com/gwsim/gwsim/bench/synth"
 	"github.com/gwsim/gwsim/internal/corpus"
+	"github.com/gwsim/gwsim/internal/fastpath/admission"
 )
 
 // TestFastAdmitMatchesLibrary is the differential test of the fast
@@ -108,18 +109,18 @@ func (d *differential) check(t testing.TB, gvk schema.GroupVersionKind, obj map[
 // reports whether the fast walk took the object.
 func compareAdmission(t testing.TB, c *compiled, obj map[string]any, where string, declinedAt map[string]int) bool {
 	t.Helper()
-	declined := copyJSONValue(obj).(map[string]any)
+	declined := admission.CopyJSONValue(obj).(map[string]any)
 	delete(declined, "status")
-	before := copyJSONValue(declined)
-	_, at, took := fastWalk(c.walk, declined)
+	before := admission.CopyJSONValue(declined)
+	_, at, took := admission.Walk(c.walk, declined)
 	if !took && declinedAt != nil {
 		declinedAt[at]++
 	}
 	if !took && !reflect.DeepEqual(declined, before) {
 		t.Errorf("%s: the fast walk declined the object but did not restore it:\n got %v\nwant %v", where, declined, before)
 	}
-	fast := copyJSONValue(obj).(map[string]any)
-	lib := copyJSONValue(obj).(map[string]any)
+	fast := admission.CopyJSONValue(obj).(map[string]any)
+	lib := admission.CopyJSONValue(obj).(map[string]any)
 	got := c.admit(fast)
 	want := c.admitLibrary(lib)
 	// The library's own order of schema errors follows Go map iteration,

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+
+	"github.com/gwsim/gwsim/internal/fastpath/admission"
 )
 
 // TestObjectMetaMatchesLibrary checks objectMeta against the library's
@@ -28,9 +30,9 @@ func TestObjectMetaMatchesLibrary(t *testing.T) {
 	}
 	fast := 0
 	for _, o := range objs {
-		gotMeta, gotFound, gotErr := objectMeta(o.obj)
+		gotMeta, gotFound, gotErr := admission.ObjectMeta(o.obj)
 		wantMeta, wantFound, wantErr := schemaobjectmeta.GetObjectMeta(o.obj, false)
-		if _, ok := plainObjectMeta(o.obj["metadata"]); ok {
+		if _, ok := admission.PlainObjectMeta(o.obj["metadata"]); ok {
 			fast++
 		}
 		if !reflect.DeepEqual(gotMeta, wantMeta) || gotFound != wantFound || (gotErr == nil) != (wantErr == nil) {

@@ -7,34 +7,36 @@ import (
 	metavalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/gwsim/gwsim/internal/fastpath/admission"
 )
 
 // libraryMetaErrors is the API server's metadata validation, the
-// reference metaValid answers for.
+// reference admission.MetaValid answers for.
 func libraryMetaErrors(meta *metav1.ObjectMeta, namespaced bool) field.ErrorList {
 	return metavalidation.ValidateObjectMeta(meta, namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 }
 
-// checkMetaValid fails t when metaValid says valid and the library finds
-// an error, or when the library finds none for metadata metaValid claims
+// checkMetaValid fails t when admission.MetaValid says valid and the library finds
+// an error, or when the library finds none for metadata admission.MetaValid claims
 // to decide (what manifests hold: no generateName, generation, owner
-// references, finalizers or managed fields) and metaValid declines.
+// references, finalizers or managed fields) and admission.MetaValid declines.
 func checkMetaValid(t *testing.T, where string, meta *metav1.ObjectMeta) {
 	t.Helper()
 	for _, namespaced := range []bool{true, false} {
-		got := metaValid(meta, namespaced)
+		got := admission.MetaValid(meta, namespaced)
 		errs := libraryMetaErrors(meta, namespaced)
 		switch {
 		case got && len(errs) > 0:
-			t.Errorf("%s (namespaced %v): metaValid says valid, the library says %v", where, namespaced, errs)
+			t.Errorf("%s (namespaced %v): admission.MetaValid says valid, the library says %v", where, namespaced, errs)
 		case !got && len(errs) == 0 && meta.GenerateName == "" && meta.Generation == 0 &&
 			len(meta.OwnerReferences) == 0 && len(meta.Finalizers) == 0 && len(meta.ManagedFields) == 0:
-			t.Errorf("%s (namespaced %v): metaValid declines %+v, which the library accepts", where, namespaced, meta)
+			t.Errorf("%s (namespaced %v): admission.MetaValid declines %+v, which the library accepts", where, namespaced, meta)
 		}
 	}
 }
 
-// TestMetaValidMatchesLibrary checks metaValid against the library's
+// TestMetaValidMatchesLibrary checks admission.MetaValid against the library's
 // ValidateObjectMeta on the metadata of every corpus object and of its
 // mutants (a tenth with -short), and on names, labels and annotations at
 // and across each rule's edge.
@@ -43,7 +45,7 @@ func TestMetaValidMatchesLibrary(t *testing.T) {
 	read := 0
 	for _, o := range objs {
 		checkPlainMetaValid(t, o.where, o.obj["metadata"])
-		meta, found, err := objectMeta(o.obj)
+		meta, found, err := admission.ObjectMeta(o.obj)
 		if err != nil || !found {
 			continue
 		}
@@ -126,17 +128,17 @@ func FuzzMetaValid(f *testing.F) {
 }
 
 // checkPlainMetaValid fails t when plainMetaValid, which reads raw
-// metadata in place, answers otherwise than metaValid of what
+// metadata in place, answers otherwise than admission.MetaValid of what
 // plainObjectMeta reads from it (false when it reads nothing).
 func checkPlainMetaValid(t *testing.T, where string, raw any) {
 	t.Helper()
 	for _, namespaced := range []bool{true, false} {
 		want := false
-		if meta, ok := plainObjectMeta(raw); ok {
-			want = metaValid(meta, namespaced)
+		if meta, ok := admission.PlainObjectMeta(raw); ok {
+			want = admission.MetaValid(meta, namespaced)
 		}
-		if got := plainMetaValid(raw, namespaced); got != want {
-			t.Errorf("%s (namespaced %v): plainMetaValid(%v) = %v, want %v", where, namespaced, raw, got, want)
+		if got := admission.PlainMetaValid(raw, namespaced); got != want {
+			t.Errorf("%s (namespaced %v): admission.PlainMetaValid(%v) = %v, want %v", where, namespaced, raw, got, want)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/gwsim/gwsim/internal/fastpath/admission"
 )
 
 // mutation is one way to spoil a value: it returns the replacement and
@@ -58,7 +60,7 @@ var mutations = []mutation{
 		}
 		out := make([]any, 0, 70)
 		for i := 0; i < 70; i++ {
-			out = append(out, copyJSONValue(l[i%len(l)]))
+			out = append(out, admission.CopyJSONValue(l[i%len(l)]))
 		}
 		return out, true
 	}},
@@ -67,21 +69,21 @@ var mutations = []mutation{
 		if !ok || len(l) == 0 {
 			return v, true
 		}
-		return append(copyJSONValue(l).([]any), copyJSONValue(l[0])), true
+		return append(admission.CopyJSONValue(l).([]any), admission.CopyJSONValue(l[0])), true
 	}},
 	{"null item", func(v any) (any, bool) {
 		l, ok := v.([]any)
 		if !ok {
 			return v, true
 		}
-		return append(copyJSONValue(l).([]any), nil), true
+		return append(admission.CopyJSONValue(l).([]any), nil), true
 	}},
 	{"many keys", func(v any) (any, bool) {
 		m, ok := v.(map[string]any)
 		if !ok {
 			return v, true
 		}
-		c := copyJSONValue(m).(map[string]any)
+		c := admission.CopyJSONValue(m).(map[string]any)
 		for i := 0; i < 20; i++ {
 			c[fmt.Sprintf("k%d", i)] = "v"
 		}
@@ -92,7 +94,7 @@ var mutations = []mutation{
 		if !ok {
 			return v, true
 		}
-		c := copyJSONValue(m).(map[string]any)
+		c := admission.CopyJSONValue(m).(map[string]any)
 		c["zzUnknown"] = map[string]any{"a": nil}
 		return c, true
 	}},
@@ -116,7 +118,7 @@ func mutants(objs []corpusObject, seen map[string]bool, stride int) []corpusObje
 				if n%stride != 0 {
 					continue
 				}
-				obj := copyJSONValue(o.obj).(map[string]any)
+				obj := admission.CopyJSONValue(o.obj).(map[string]any)
 				if !mutateAt(obj, p, mu) {
 					continue
 				}

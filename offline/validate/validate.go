@@ -17,6 +17,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
+
+	"github.com/gwsim/gwsim/internal/fastpath/admission"
 )
 
 // Validator admits objects against one channel's CRDs. Build it with New;
@@ -36,7 +38,7 @@ type compileCache struct {
 	mu      sync.Mutex
 	entries map[schema.GroupVersionKind]*entry
 	// compiling counts the compilations under way (of entries and of
-	// their celFast), so that Compiling answers "no" at once when there
+	// their admission.CEL), so that Compiling answers "no" at once when there
 	// is none, which is nearly always.
 	compiling atomic.Int32
 }
@@ -170,7 +172,7 @@ func (v *Validator) Default(gvk schema.GroupVersionKind, obj map[string]any) {
 	case v.library:
 		structuraldefaulting.Default(obj, c.structural)
 	default:
-		applyDefaults(obj, c.defaults)
+		admission.ApplyDefaults(obj, c.defaults)
 	}
 }
 
@@ -247,7 +249,7 @@ func (v *Validator) compiled(gvk schema.GroupVersionKind) (*compiled, error) {
 func (v *Validator) MayBeCompiling() bool { return v.compiles.compiling.Load() > 0 }
 
 // Compiling reports whether some goroutine is compiling what admitting
-// an object of gvk needs (its schema, or the CEL checker celFast), so that
+// an object of gvk needs (its schema, or the CEL checker admission.CEL), so that
 // Admit or Default called now would wait for it. It is a hint for
 // scheduling, stale as soon as it returns: the loader's workers take other
 // documents first rather than leave a core idle while another worker
@@ -300,7 +302,7 @@ func (c *compiled) admitWith(obj map[string]any, fast, meta bool) Result {
 		}
 	}()
 	if fast {
-		if pruned, _, ok := fastWalk(c.walk, obj); ok {
+		if pruned, _, ok := admission.Walk(c.walk, obj); ok {
 			return Result{Pruned: pruned, Errors: c.validate(obj, true, meta)}
 		}
 	}
@@ -335,12 +337,12 @@ func (c *compiled) validate(obj map[string]any, fast, meta bool) field.ErrorList
 	if blocked := blocksCEL(errs); blocked != nil {
 		return append(errs, blocked)
 	}
-	// celFast says yes only when the library's validator would find no
+	// admission.CEL says yes only when the library's validator would find no
 	// error (celfast.go); otherwise the library runs and its errors are
 	// the ones reported.
 	// The library path (fast false) stays the plain library: it is the
 	// reference of the differential tests and the benchmarks' baseline.
-	if fast && len(errs) == 0 && c.celFast().passes(obj) {
+	if fast && len(errs) == 0 && c.celCheck().Passes(obj) {
 		return errs
 	}
 	celErrs, _ := c.cel.Validate(context.TODO(), nil, c.structural, obj, nil, celconfig.RuntimeCELCostBudget)
@@ -349,18 +351,18 @@ func (c *compiled) validate(obj map[string]any, fast, meta bool) field.ErrorList
 
 // validateMeta checks metadata as the API server does for every custom
 // resource: DNS-subdomain names, label and annotation syntax. The fast
-// way skips the library's checks when metaValid proves they pass, on the
+// way skips the library's checks when admission.MetaValid proves they pass, on the
 // metadata as it is when it holds what manifests hold (plainMetaValid).
 func (c *compiled) validateMeta(obj map[string]any, fast bool) field.ErrorList {
-	if fast && plainMetaValid(obj["metadata"], c.namespaced) {
+	if fast && admission.PlainMetaValid(obj["metadata"], c.namespaced) {
 		return nil
 	}
 	read := schemaobjectmeta.GetObjectMeta
 	if fast {
-		read = func(obj map[string]any, _ bool) (*metav1.ObjectMeta, bool, error) { return objectMeta(obj) }
+		read = func(obj map[string]any, _ bool) (*metav1.ObjectMeta, bool, error) { return admission.ObjectMeta(obj) }
 	}
 	meta, found, err := read(obj, false)
-	if fast && err == nil && found && metaValid(meta, c.namespaced) {
+	if fast && err == nil && found && admission.MetaValid(meta, c.namespaced) {
 		return nil
 	}
 	if err != nil {

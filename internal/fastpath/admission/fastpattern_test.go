@@ -1,8 +1,9 @@
-package validate
+package admission
 
 import (
 	"io/fs"
 	"math/rand/v2"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -49,13 +50,18 @@ func TestPatternMatchersMatchRegexp(t *testing.T) {
 	}
 }
 
+// embeddedCRDs is the folder of the CRDs package validate embeds and
+// compiles the matchers' patterns from.
+const embeddedCRDs = "../../../offline/validate/crds"
+
 func embeddedCRDText(t *testing.T) string {
 	var b strings.Builder
+	crdFiles := os.DirFS(embeddedCRDs)
 	err := fs.WalkDir(crdFiles, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		data, err := crdFiles.ReadFile(path)
+		data, err := fs.ReadFile(crdFiles, path)
 		b.Write(data)
 		return err
 	})

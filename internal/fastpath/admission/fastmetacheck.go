@@ -1,4 +1,4 @@
-package validate
+package admission
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// metaValid reports whether the API server's metadata validation of a
+// MetaValid reports whether the API server's metadata validation of a
 // custom resource,
 //
 //	metavalidation.ValidateObjectMeta(meta, namespaced, metavalidation.NameIsDNSSubdomain, path)
@@ -21,7 +21,7 @@ import (
 // (generateName, generation, owner references, finalizers, managed
 // fields). false means "ask the library", which then gives the errors
 // (TestMetaValidMatchesLibrary, FuzzMetaValid).
-func metaValid(meta *metav1.ObjectMeta, namespaced bool) bool {
+func MetaValid(meta *metav1.ObjectMeta, namespaced bool) bool {
 	if meta.GenerateName != "" || meta.Generation != 0 || len(meta.OwnerReferences) != 0 ||
 		len(meta.Finalizers) != 0 || len(meta.ManagedFields) != 0 {
 		return false
@@ -54,11 +54,11 @@ func metaValid(meta *metav1.ObjectMeta, namespaced bool) bool {
 	return size <= metavalidation.TotalAnnotationSizeLimitB
 }
 
-// plainMetaValid is metaValid of the metadata plainObjectMeta reads from
-// v, read in place: false when plainObjectMeta would not read it or
-// metaValid would not prove it valid. It spares building the labels and
+// PlainMetaValid is MetaValid of the metadata PlainObjectMeta reads from
+// v, read in place: false when PlainObjectMeta would not read it or
+// MetaValid would not prove it valid. It spares building the labels and
 // annotations maps of every object.
-func plainMetaValid(v any, namespaced bool) bool {
+func PlainMetaValid(v any, namespaced bool) bool {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return false
@@ -132,7 +132,7 @@ func plainAnnotationsValid(v any) bool {
 	return size <= metavalidation.TotalAnnotationSizeLimitB
 }
 
-// The library's length limits of the names metaValid checks.
+// The library's length limits of the names MetaValid checks.
 const (
 	dnsSubdomainMaxLength = 253 // validation.DNS1123SubdomainMaxLength
 	dnsLabelMaxLength     = 63  // validation.DNS1123LabelMaxLength

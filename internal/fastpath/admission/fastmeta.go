@@ -1,4 +1,4 @@
-package validate
+package admission
 
 import (
 	"unicode/utf8"
@@ -12,14 +12,14 @@ import (
 // the fast walk), directly when the metadata holds only what manifests
 // hold: name, generateName, namespace, labels and annotations, as valid
 // UTF-8 strings. Anything else is read by the library.
-func objectMeta(obj map[string]any) (*metav1.ObjectMeta, bool, error) {
-	if meta, ok := plainObjectMeta(obj["metadata"]); ok {
+func ObjectMeta(obj map[string]any) (*metav1.ObjectMeta, bool, error) {
+	if meta, ok := PlainObjectMeta(obj["metadata"]); ok {
 		return meta, true, nil
 	}
 	return schemaobjectmeta.GetObjectMeta(obj, false)
 }
 
-func plainObjectMeta(v any) (*metav1.ObjectMeta, bool) {
+func PlainObjectMeta(v any) (*metav1.ObjectMeta, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, false

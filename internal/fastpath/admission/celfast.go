@@ -1,4 +1,4 @@
-package validate
+package admission
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 	"k8s.io/apiserver/pkg/cel/environment"
 )
 
-// celFast answers, for an object that is already pruned, defaulted and
+// CEL answers, for an object that is already pruned, defaulted and
 // schema-valid, "would the library's CEL validator (cel.Validator.Validate
 // on create, no old object) return no error?", and only says yes when it
 // would. It runs the same programs, compiled by the library's own Compile
@@ -29,12 +29,12 @@ import (
 // the earlier outcome and cost without evaluating. The sum of the costs is
 // held against the budget the library charges.
 //
-// Where the library would do something celFast does not model (a rule that
+// Where the library would do something CEL does not model (a rule that
 // does not compile, a rule with optionalOldSelf, x-kubernetes-validations
 // under allOf, a rule iterating a map), the node is marked unsure and
 // passes says no whenever the object has a value there; validate then runs
 // the library, whose errors are the ones reported.
-type celFast struct {
+type CEL struct {
 	root *celNode
 	// limit is the cost the rules of one object may total before passes
 	// says no: the library's budget less one call's limit, so that the
@@ -68,24 +68,15 @@ type celNode struct {
 	items      *celNode
 }
 
-// newCELFast builds the tree of s's rules as cel.NewValidator(s, true,
+// NewCEL builds the tree of s's rules as cel.NewValidator(s, true,
 // PerCallLimit) does; each node's rules are compiled as the library
 // compiles them when an object first has a value there (celNode.compile).
 // Its root is nil when s has no rules: then every object passes.
-func newCELFast(s *structuralschema.Structural) *celFast {
+func NewCEL(s *structuralschema.Structural) *CEL {
 	b := &celBuilder{envSet: environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())}
 	b.parseEnv = b.envSet.StoredExpressionsEnv()
 	root := b.node(s, newCELSchema(s), true, model.SchemaDeclType(s, true))
-	return &celFast{root: root, limit: celconfig.RuntimeCELCostBudget - int64(celconfig.PerCallLimit)}
-}
-
-// celFast returns c's CEL checker, compiling it on first use; nil when
-// the version has no rules.
-func (c *compiled) celFast() *celFast {
-	c.fastOnce.Do(func() {
-		c.fastState.run(c.cache, func() { c.fast = newCELFast(c.structural) })
-	})
-	return c.fast
+	return &CEL{root: root, limit: celconfig.RuntimeCELCostBudget - int64(celconfig.PerCallLimit)}
 }
 
 type celBuilder struct {
@@ -97,7 +88,7 @@ type celBuilder struct {
 // which properties, items and additional properties get a validator, and
 // with which declared type, follows cel's validator() rule for rule.
 func (b *celBuilder) node(s *structuralschema.Structural, adapter *celSchema, isResourceRoot bool, declType *apiservercel.DeclType) *celNode {
-	if !hasRules(s) {
+	if !HasRules(s) {
 		return nil
 	}
 	n := &celNode{self: adapter}
@@ -202,21 +193,21 @@ func (b *celBuilder) compileRules(n *celNode, s *structuralschema.Structural, de
 	}
 }
 
-// hasRules reports whether s or anything below it has
+// HasRules reports whether s or anything below it has
 // x-kubernetes-validations.
-func hasRules(s *structuralschema.Structural) bool {
+func HasRules(s *structuralschema.Structural) bool {
 	if s == nil {
 		return false
 	}
-	if len(s.XValidations) > 0 || hasRules(s.Items) {
+	if len(s.XValidations) > 0 || HasRules(s.Items) {
 		return true
 	}
-	if s.AdditionalProperties != nil && hasRules(s.AdditionalProperties.Structural) {
+	if s.AdditionalProperties != nil && HasRules(s.AdditionalProperties.Structural) {
 		return true
 	}
 	for name := range s.Properties {
 		prop := s.Properties[name]
-		if hasRules(&prop) {
+		if HasRules(&prop) {
 			return true
 		}
 	}
@@ -226,18 +217,18 @@ func hasRules(s *structuralschema.Structural) bool {
 // keyBuffers are the memo-key buffers of concurrent passes calls.
 var keyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
-// passes reports whether the library's CEL validator would return no
+// Passes reports whether the library's CEL validator would return no
 // error for obj on create. obj must be pruned and defaulted; the answer is
 // only meaningful when obj had no schema errors (validate calls it only
 // then).
-func (f *celFast) passes(obj map[string]any) bool {
-	ok, _ := f.check(obj)
+func (f *CEL) Passes(obj map[string]any) bool {
+	ok, _ := f.Check(obj)
 	return ok
 }
 
-// check is passes with the cost the library would charge obj's rules
+// Check is Passes with the cost the library would charge obj's rules
 // (meaningful when ok).
-func (f *celFast) check(obj map[string]any) (ok bool, cost int64) {
+func (f *CEL) Check(obj map[string]any) (ok bool, cost int64) {
 	buf := keyBuffers.Get().(*[]byte)
 	defer keyBuffers.Put(buf)
 	ok = f.root.passes(obj, &cost, f.limit, buf)
@@ -341,16 +332,42 @@ func (a *selfActivation) ResolveName(name string) (any, bool) {
 
 func (a *selfActivation) Parent() interpreter.Activation { return nil }
 
-// memoStats sums the memo hits and misses of every node, for tests and
+// MemoStats sums the memo hits and misses of every node, for tests and
 // benchmarks.
-func (f *celFast) memoStats() (hits, misses int64) {
+func (f *CEL) MemoStats() (hits, misses int64) {
+	f.eachNode(func(n *celNode) {
+		hits += n.memo.hits.Load()
+		misses += n.memo.misses.Load()
+	})
+	return hits, misses
+}
+
+// ResetMemo empties every node's memo and its counts, so that a benchmark
+// can measure a run that sees each object once per memo.
+func (f *CEL) ResetMemo() {
+	f.eachNode(func(n *celNode) {
+		n.memo.mu.Lock()
+		n.memo.entries = nil
+		n.memo.mu.Unlock()
+		n.memo.hits.Store(0)
+		n.memo.misses.Store(0)
+	})
+}
+
+// CompileAll compiles every node's rules now, where a run compiles a node
+// on its first value, so that a benchmark measures the whole one-time cost.
+func (f *CEL) CompileAll() {
+	f.eachNode((*celNode).compile)
+}
+
+// eachNode calls fn on every node of f, parents first.
+func (f *CEL) eachNode(fn func(*celNode)) {
 	var walk func(n *celNode)
 	walk = func(n *celNode) {
 		if n == nil {
 			return
 		}
-		hits += n.memo.hits.Load()
-		misses += n.memo.misses.Load()
+		fn(n)
 		walk(n.items)
 		walk(n.additional)
 		for _, c := range n.properties {
@@ -358,5 +375,4 @@ func (f *celFast) memoStats() (hits, misses int64) {
 		}
 	}
 	walk(f.root)
-	return hits, misses
 }

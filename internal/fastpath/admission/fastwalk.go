@@ -1,4 +1,4 @@
-package validate
+package admission
 
 import (
 	"slices"
@@ -11,7 +11,7 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/strfmt"
 )
 
-// fastWalk runs the API server's create path for the schema (prune
+// Walk runs the API server's create path for the schema (prune
 // unknown fields, drop non-nullable nulls without defaults, apply
 // defaults, then the OpenAPI schema and list-type checks) in one pass over
 // obj, for the common case where the object is valid.
@@ -30,7 +30,7 @@ import (
 //
 // declined is the path where the walk gave up ("" for the root), for tests
 // and for profiling what the walk misses.
-func fastWalk(root *fastNode, obj map[string]any) (pruned []string, declined string, ok bool) {
+func Walk(root *WalkNode, obj map[string]any) (pruned []string, declined string, ok bool) {
 	w := walkStates.Get().(*walkState)
 	defer w.release()
 	if !w.object(obj, root, modeRoot) {
@@ -127,7 +127,7 @@ var metaFields = map[string]bool{"apiVersion": true, "kind": true, "metadata": t
 // value checks v against n and applies what the library's steps do below
 // it; v is the value's final place in its parent (already defaulted if it
 // was a null with a default).
-func (w *walkState) value(v any, n *fastNode, mode walkMode) bool {
+func (w *walkState) value(v any, n *WalkNode, mode walkMode) bool {
 	if w.valueOK(v, n, mode) {
 		return true
 	}
@@ -137,7 +137,7 @@ func (w *walkState) value(v any, n *fastNode, mode walkMode) bool {
 	return false
 }
 
-func (w *walkState) valueOK(v any, n *fastNode, mode walkMode) bool {
+func (w *walkState) valueOK(v any, n *WalkNode, mode walkMode) bool {
 	if n.unsupported {
 		return false
 	}
@@ -168,7 +168,7 @@ func (w *walkState) valueOK(v any, n *fastNode, mode walkMode) bool {
 
 // object walks a map: pruning, null pruning and defaulting of its keys,
 // then its own bounds and required fields on the result.
-func (w *walkState) object(m map[string]any, n *fastNode, mode walkMode) bool {
+func (w *walkState) object(m map[string]any, n *WalkNode, mode walkMode) bool {
 	if n.unsupported || n.kind != kindObject {
 		return false
 	}
@@ -205,7 +205,7 @@ func (w *walkState) object(m map[string]any, n *fastNode, mode walkMode) bool {
 				w.deleteKey(m, k) // PruneNonNullableNullsWithoutDefaults
 				continue
 			}
-			v = copyJSONValue(child.dflt)
+			v = CopyJSONValue(child.dflt)
 			w.setKey(m, k, v)
 			cm = modeInDefault
 		}
@@ -220,7 +220,7 @@ func (w *walkState) object(m map[string]any, n *fastNode, mode walkMode) bool {
 		if _, found := m[d.name]; found {
 			continue
 		}
-		v := copyJSONValue(d.node.dflt)
+		v := CopyJSONValue(d.node.dflt)
 		w.setKey(m, d.name, v)
 		w.push(d.name)
 		ok := w.value(v, d.node, modeInDefault)
@@ -243,7 +243,7 @@ func (w *walkState) object(m map[string]any, n *fastNode, mode walkMode) bool {
 
 // array walks a list: items (a non-nullable null item takes the items'
 // default, as defaulting does), then bounds and list-type uniqueness.
-func (w *walkState) array(l []any, n *fastNode, mode walkMode) bool {
+func (w *walkState) array(l []any, n *WalkNode, mode walkMode) bool {
 	if mode == modeRoot {
 		mode = modeNormal
 	}
@@ -254,7 +254,7 @@ func (w *walkState) array(l []any, n *fastNode, mode walkMode) bool {
 	for i, v := range l {
 		m := mode
 		if v == nil && !n.items.nullable && n.items.dflt != nil && mode != modeInDefault {
-			v = copyJSONValue(n.items.dflt)
+			v = CopyJSONValue(n.items.dflt)
 			w.log = append(w.log, change{list: l, idx: i, old: nil})
 			l[i] = v
 			m = modeInDefault
@@ -275,7 +275,7 @@ func (w *walkState) array(l []any, n *fastNode, mode walkMode) bool {
 	return true
 }
 
-func (n *fastNode) stringOK(s string) bool {
+func (n *WalkNode) stringOK(s string) bool {
 	if n.minLen >= 0 || n.maxLen >= 0 {
 		// kube-openapi counts runes.
 		runes := int64(utf8.RuneCountInString(s))
@@ -304,7 +304,7 @@ func (n *fastNode) stringOK(s string) bool {
 	return true
 }
 
-func (n *fastNode) integerOK(i int64) bool {
+func (n *WalkNode) integerOK(i int64) bool {
 	if n.int32 && (i < -1<<31 || i > 1<<31-1) {
 		return false
 	}
@@ -403,20 +403,20 @@ func (w *walkState) pathString(key string) string {
 	return b.String()
 }
 
-// copyJSONValue copies decoded JSON: a default value, as defaulting does
+// CopyJSONValue copies decoded JSON: a default value, as defaulting does
 // for each use, and the tests' objects before they are changed.
-func copyJSONValue(v any) any {
+func CopyJSONValue(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		c := make(map[string]any, len(v))
 		for k, e := range v {
-			c[k] = copyJSONValue(e)
+			c[k] = CopyJSONValue(e)
 		}
 		return c
 	case []any:
 		c := make([]any, len(v))
 		for i, e := range v {
-			c[i] = copyJSONValue(e)
+			c[i] = CopyJSONValue(e)
 		}
 		return c
 	}

@@ -1,4 +1,4 @@
-package validate
+package admission
 
 // The patterns the Gateway API CRDs give most strings (names, groups,
 // kinds, hostnames, header names) are matched by hand here: Go's regexp

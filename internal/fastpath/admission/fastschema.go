@@ -1,4 +1,4 @@
-package validate
+package admission
 
 import (
 	"maps"
@@ -11,7 +11,7 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/strfmt"
 )
 
-// fastNode is one node of a CRD version's schema, compiled for the fast
+// WalkNode is one node of a CRD version's schema, compiled for the fast
 // admission walk (fastwalk.go): what pruning, null pruning and defaulting
 // do at the node (from the structural schema, as the library's pruning
 // and defaulting read it) and what the OpenAPI validator checks there
@@ -20,7 +20,7 @@ import (
 // A node that uses a construct the walk does not reproduce exactly is
 // marked unsupported: an object with a value there is admitted by the
 // library instead. The walk never approximates.
-type fastNode struct {
+type WalkNode struct {
 	// unsupported: any value at this node sends the object to the library.
 	unsupported bool
 	kind        fastKind
@@ -29,17 +29,17 @@ type fastNode struct {
 	dflt any
 
 	// Objects.
-	props map[string]*fastNode
+	props map[string]*WalkNode
 	// defaulted are the properties with a default, in a fixed order.
 	defaulted []namedNode
 	// additional is additionalProperties' schema, nil when absent.
-	additional *fastNode
+	additional *WalkNode
 	required   []string
 	minProps   int64 // -1: no bound
 	maxProps   int64 // -1: no bound
 
 	// Arrays.
-	items              *fastNode
+	items              *WalkNode
 	minItems, maxItems int64 // -1: no bound
 	listType           listType
 	mapKeys            []string
@@ -65,7 +65,7 @@ type fastNode struct {
 
 type namedNode struct {
 	name string
-	node *fastNode
+	node *WalkNode
 }
 
 type fastKind uint8
@@ -86,15 +86,15 @@ const (
 	listMap
 )
 
-// compileFast builds the fast walk's schema from the structural schema s
+// CompileWalk builds the fast walk's schema from the structural schema s
 // (defaults pruned, as the server keeps it) and the OpenAPI schema o that
 // the library's validator was built from.
-func compileFast(s *structuralschema.Structural, o *spec.Schema) *fastNode {
+func CompileWalk(s *structuralschema.Structural, o *spec.Schema) *WalkNode {
 	return compileFastNode(s, o)
 }
 
-func compileFastNode(s *structuralschema.Structural, o *spec.Schema) *fastNode {
-	n := &fastNode{minProps: -1, maxProps: -1, minItems: -1, maxItems: -1, minLen: -1, maxLen: -1}
+func compileFastNode(s *structuralschema.Structural, o *spec.Schema) *WalkNode {
+	n := &WalkNode{minProps: -1, maxProps: -1, minItems: -1, maxItems: -1, minLen: -1, maxLen: -1}
 	if s == nil || o == nil {
 		n.unsupported = true
 		return n
@@ -166,8 +166,8 @@ func supportedShape(s *structuralschema.Structural, o *spec.Schema) bool {
 	return true
 }
 
-func compileObject(n *fastNode, s *structuralschema.Structural, o *spec.Schema) {
-	n.props = make(map[string]*fastNode, len(s.Properties))
+func compileObject(n *WalkNode, s *structuralschema.Structural, o *spec.Schema) {
+	n.props = make(map[string]*WalkNode, len(s.Properties))
 	if len(s.Properties) != len(o.Properties) {
 		n.unsupported = true
 	}
@@ -197,7 +197,7 @@ func compileObject(n *fastNode, s *structuralschema.Structural, o *spec.Schema) 
 	n.maxProps = bound(o.MaxProperties)
 }
 
-func compileArray(n *fastNode, s *structuralschema.Structural, o *spec.Schema) {
+func compileArray(n *WalkNode, s *structuralschema.Structural, o *spec.Schema) {
 	if s.Items == nil || o.Items == nil || o.Items.Schema == nil {
 		n.unsupported = true
 		return
@@ -222,7 +222,7 @@ func compileArray(n *fastNode, s *structuralschema.Structural, o *spec.Schema) {
 	}
 }
 
-func compileString(n *fastNode, o *spec.Schema) {
+func compileString(n *WalkNode, o *spec.Schema) {
 	if strfmt.Default.ContainsName(o.Format) {
 		n.format = o.Format
 	}
@@ -255,7 +255,7 @@ func compileString(n *fastNode, o *spec.Schema) {
 // compileInteger keeps a bound only when the validator compares it with
 // an int64 value exactly as an int64 (an integral bound inside the
 // format's range); any other bound is unsupported.
-func compileInteger(n *fastNode, o *spec.Schema) {
+func compileInteger(n *WalkNode, o *spec.Schema) {
 	n.int32 = o.Format == "int32"
 	limit := float64(1 << 53)
 	if n.int32 {

@@ -1,4 +1,4 @@
-package validate
+package admission
 
 import (
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"

@@ -8,12 +8,14 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
+
+	"github.com/gwsim/gwsim/internal/fastpath/admission"
 )
 
 // libCEL is the library's CEL validator of one CRD version, compiled on
-// its first call. With celFast in front it is needed only for objects
-// celFast cannot pass (those with a failing rule, mostly), and compiling
-// it costs as much as compiling celFast (about 0.3 s of CPU for
+// its first call. With CEL in front it is needed only for objects
+// CEL cannot pass (those with a failing rule, mostly), and compiling
+// it costs as much as compiling CEL (about 0.3 s of CPU for
 // HTTPRoute), so a run whose objects all pass never pays for it.
 type libCEL struct {
 	structural *structuralschema.Structural
@@ -24,7 +26,7 @@ type libCEL struct {
 // newLibCEL returns nil when s has no x-kubernetes-validations, as
 // cel.NewValidator does.
 func newLibCEL(s *structuralschema.Structural) *libCEL {
-	if !hasRules(s) {
+	if !admission.HasRules(s) {
 		return nil
 	}
 	return &libCEL{structural: s}
