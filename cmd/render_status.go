@@ -256,10 +256,11 @@ func objectGVK(obj client.Object, s *runtime.Scheme) (schema.GroupVersionKind, e
 
 // hasStatusOfGwsim reports whether gwsim writes the status of objects of
 // kind gk: the kinds of the standard and experimental Gateway API groups,
-// and Envoy Gateway's Backend, whose status the envoy-gateway profile
-// writes as Envoy Gateway does.
+// and Envoy Gateway's Backend and policies, whose status the envoy-gateway
+// profile writes as Envoy Gateway does.
 func hasStatusOfGwsim(gk schema.GroupKind) bool {
-	return gk.Group == "gateway.networking.k8s.io" || gk.Group == "gateway.networking.x-k8s.io" || gk == profile.BackendKind
+	return gk.Group == "gateway.networking.k8s.io" || gk.Group == "gateway.networking.x-k8s.io" || gk == profile.BackendKind ||
+		slices.Contains(profile.PolicyKinds(), gk)
 }
 
 // isEmptyValue reports whether v holds nothing but nulls, empty maps and

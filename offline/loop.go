@@ -48,6 +48,10 @@ type target struct {
 	kind    string
 	newList func() client.ObjectList
 	r       reconcile.Reconciler
+	// everyPass reconciles every object of the kind on every pass, not
+	// only those a write requeued: its reconciler reads status that no
+	// index ties to it (EGPolicyReconciler).
+	everyPass bool
 }
 
 // targets returns the reconciled kinds in pass order.
@@ -60,9 +64,15 @@ func targets(env controller.Env) []target {
 	for _, k := range controller.RouteKinds() {
 		ts = append(ts, target{kind: k.Kind, newList: k.NewList, r: &controller.RouteReconciler{Env: env, Kind: k}})
 	}
-	return append(ts, target{kind: "BackendTLSPolicy", newList: func() client.ObjectList { return &gwv1.BackendTLSPolicyList{} },
+	ts = append(ts, target{kind: "BackendTLSPolicy", newList: func() client.ObjectList { return &gwv1.BackendTLSPolicyList{} },
 		r: &controller.BackendTLSPolicyReconciler{Env: env}},
 		target{kind: "Backend", newList: func() client.ObjectList { return &egv1a1.BackendList{} }}) // written by GatewayReconciler
+	// Envoy Gateway's policies come last: they read the status of
+	// Gateways and routes that the reconcilers above write.
+	for _, k := range controller.EGPolicyKinds() {
+		ts = append(ts, target{kind: string(k.Kind), newList: k.NewList, r: &controller.EGPolicyReconciler{Env: env, Kind: k}, everyPass: true})
+	}
+	return ts
 }
 
 // Reconcile runs the reconcilers against c until a pass changes nothing
@@ -122,7 +132,11 @@ func fixpoint(ctx context.Context, w *watcher, ts []target, maxPasses, workers i
 			if t.r == nil {
 				continue
 			}
-			if err := reconcileAll(ctx, w, t.r, queue[t.kind], workers); err != nil {
+			refs := queue[t.kind]
+			if t.everyPass {
+				refs = before.byKind[t.kind]
+			}
+			if err := reconcileAll(ctx, w, t.r, refs, workers); err != nil {
 				return pass, fmt.Errorf("pass %d: %w", pass, err)
 			}
 		}

@@ -58,6 +58,8 @@ func FakeStore(s *runtime.Scheme, objs []client.Object, idx []controller.Index) 
 		&gwv1.GatewayClass{}, &gwv1.Gateway{}, &gwv1.ListenerSet{},
 		&gwv1.HTTPRoute{}, &gwv1.GRPCRoute{}, &gwv1.TLSRoute{}, &gwv1.TCPRoute{}, &gwv1.UDPRoute{},
 		&gwv1.BackendTLSPolicy{}, &egv1a1.Backend{},
+		&egv1a1.BackendTrafficPolicy{}, &egv1a1.ClientTrafficPolicy{}, &egv1a1.SecurityPolicy{},
+		&egv1a1.EnvoyExtensionPolicy{}, &egv1a1.EnvoyPatchPolicy{},
 	)
 	for _, o := range objs {
 		// The builder sets resourceVersion on what it is given.

@@ -38,6 +38,11 @@ func worldLists() []func() client.ObjectList {
 		func() client.ObjectList { return &egv1a1.BackendList{} },
 		func() client.ObjectList { return &egv1a1.HTTPRouteFilterList{} },
 		func() client.ObjectList { return &egv1a1.EnvoyProxyList{} },
+		func() client.ObjectList { return &egv1a1.BackendTrafficPolicyList{} },
+		func() client.ObjectList { return &egv1a1.ClientTrafficPolicyList{} },
+		func() client.ObjectList { return &egv1a1.SecurityPolicyList{} },
+		func() client.ObjectList { return &egv1a1.EnvoyExtensionPolicyList{} },
+		func() client.ObjectList { return &egv1a1.EnvoyPatchPolicyList{} },
 	}
 	for _, k := range controller.RouteKinds() {
 		lists = append(lists, k.NewList)

@@ -44,6 +44,23 @@ var (
 	EnvoyProxyKind = schema.GroupKind{Group: EnvoyGatewayGroup, Kind: "EnvoyProxy"}
 )
 
+// Envoy Gateway's policy kinds: their attachment and status.ancestors are
+// simulated (translate/egpolicy); what each does to a request is simulated
+// field by field, and docs/implementations.md says which.
+var (
+	BackendTrafficPolicyKind = schema.GroupKind{Group: EnvoyGatewayGroup, Kind: "BackendTrafficPolicy"}
+	ClientTrafficPolicyKind  = schema.GroupKind{Group: EnvoyGatewayGroup, Kind: "ClientTrafficPolicy"}
+	SecurityPolicyKind       = schema.GroupKind{Group: EnvoyGatewayGroup, Kind: "SecurityPolicy"}
+	EnvoyExtensionPolicyKind = schema.GroupKind{Group: EnvoyGatewayGroup, Kind: "EnvoyExtensionPolicy"}
+	EnvoyPatchPolicyKind     = schema.GroupKind{Group: EnvoyGatewayGroup, Kind: "EnvoyPatchPolicy"}
+)
+
+// PolicyKinds are Envoy Gateway's policy kinds, in the order EG's
+// translator processes them.
+func PolicyKinds() []schema.GroupKind {
+	return []schema.GroupKind{ClientTrafficPolicyKind, BackendTrafficPolicyKind, SecurityPolicyKind, EnvoyExtensionPolicyKind, EnvoyPatchPolicyKind}
+}
+
 // Parse checks a profile name given by a user; "" is Auto.
 func Parse(s string) (Name, error) {
 	switch n := Name(s); n {
@@ -168,7 +185,7 @@ func (p Profile) Simulates(gk schema.GroupKind) bool {
 // Of returns the profile named n; Auto is Generic here (see For).
 func Of(n Name) Profile {
 	if n == EnvoyGateway {
-		return Profile{Name: EnvoyGateway, Kinds: []schema.GroupKind{BackendKind, HTTPRouteFilterKind, EnvoyProxyKind}, Status: envoyGatewayStatus, Listeners: envoyGatewayListeners}
+		return Profile{Name: EnvoyGateway, Kinds: append([]schema.GroupKind{BackendKind, HTTPRouteFilterKind, EnvoyProxyKind}, PolicyKinds()...), Status: envoyGatewayStatus, Listeners: envoyGatewayListeners}
 	}
 	return Profile{Name: Generic}
 }

@@ -53,6 +53,16 @@ func (in *Input) Add(obj any) bool {
 		in.HTTPRouteFilters = append(in.HTTPRouteFilters, o)
 	case *egv1a1.EnvoyProxy:
 		in.EnvoyProxies = append(in.EnvoyProxies, o)
+	case *egv1a1.BackendTrafficPolicy:
+		in.BackendTrafficPolicies = append(in.BackendTrafficPolicies, o)
+	case *egv1a1.ClientTrafficPolicy:
+		in.ClientTrafficPolicies = append(in.ClientTrafficPolicies, o)
+	case *egv1a1.SecurityPolicy:
+		in.SecurityPolicies = append(in.SecurityPolicies, o)
+	case *egv1a1.EnvoyExtensionPolicy:
+		in.EnvoyExtensionPolicies = append(in.EnvoyExtensionPolicies, o)
+	case *egv1a1.EnvoyPatchPolicy:
+		in.EnvoyPatchPolicies = append(in.EnvoyPatchPolicies, o)
 	default:
 		return false
 	}

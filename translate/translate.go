@@ -50,6 +50,14 @@ type Input struct {
 	// EnvoyProxies are Envoy Gateway EnvoyProxies, read where a
 	// GatewayClass's parametersRef names one (mergegateways.go).
 	EnvoyProxies []*egv1a1.EnvoyProxy
+	// The Envoy Gateway policies, whose attachment and status the
+	// envoy-gateway profile simulates (translate/egpolicy). Under another
+	// profile they are OtherObjects and PolicyAttachments.
+	BackendTrafficPolicies []*egv1a1.BackendTrafficPolicy
+	ClientTrafficPolicies  []*egv1a1.ClientTrafficPolicy
+	SecurityPolicies       []*egv1a1.SecurityPolicy
+	EnvoyExtensionPolicies []*egv1a1.EnvoyExtensionPolicy
+	EnvoyPatchPolicies     []*egv1a1.EnvoyPatchPolicy
 	// OtherObjects are the objects of the input whose kinds Translate does
 	// not read (see OtherObject). A parametersRef resolves to one.
 	OtherObjects []OtherObject

@@ -7,13 +7,25 @@ import (
 )
 
 // ComparedKinds are the kinds whose status the measure compares: every
-// Gateway API kind EG writes status on, and EG's Backend and
-// HTTPRouteFilter (EG writes no status on HTTPRouteFilter, so gwsim must
-// write none either). EG's policy kinds and EnvoyProxy are not compared.
+// Gateway API kind EG writes status on, EG's Backend and HTTPRouteFilter
+// (EG writes no status on HTTPRouteFilter, so gwsim must write none
+// either), and EG's policy kinds (their status.ancestors). EnvoyProxy is
+// not compared.
 var ComparedKinds = []string{
 	"GatewayClass", "Gateway", "ListenerSet",
 	"HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute",
 	"BackendTLSPolicy", "Backend", "HTTPRouteFilter",
+	"ClientTrafficPolicy", "BackendTrafficPolicy", "SecurityPolicy", "EnvoyExtensionPolicy", "EnvoyPatchPolicy",
+}
+
+// hasAncestors reports whether a kind's status entries are ancestors
+// (policies) rather than parents (routes).
+func hasAncestors(kind string) bool {
+	switch kind {
+	case "BackendTLSPolicy", "ClientTrafficPolicy", "BackendTrafficPolicy", "SecurityPolicy", "EnvoyExtensionPolicy", "EnvoyPatchPolicy":
+		return true
+	}
+	return false
 }
 
 // Difference is one disagreement between EG's expected status and gwsim's.
@@ -126,7 +138,7 @@ func compareStatus(k Key, want, got Status, inWant bool) []Difference {
 		out = append(out, compareConditions(k, where, wl.Conditions, gl.Conditions)...)
 	}
 	entry := "parent"
-	if k.Kind == "BackendTLSPolicy" {
+	if hasAncestors(k.Kind) {
 		entry = "ancestor"
 	}
 	for _, ref := range unionKeys(want.Entries, got.Entries) {

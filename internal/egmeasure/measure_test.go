@@ -15,12 +15,18 @@ import (
 	"github.com/gwsim/gwsim/cmd"
 	"github.com/gwsim/gwsim/internal/corpus"
 	"github.com/gwsim/gwsim/internal/egmeasure"
+	"github.com/gwsim/gwsim/offline/validate"
 )
 
 // agreementFloor is the number of cases without EG policy kinds on which
-// gwsim agrees with EG today: fewer fails the test, so a regression shows.
-// Raise it when gwsim agrees on more.
-const agreementFloor = 344
+// gwsim agrees with EG today, and admittedFloor the number of cases whose
+// input the API server admits (policy ancestors compared) on which it
+// does: fewer fails the test, so a regression shows. Raise them when
+// gwsim agrees on more.
+const (
+	agreementFloor = 344
+	admittedFloor  = 0
+)
 
 var (
 	report = flag.String("report", "", "write the per-case results and the difference classes to this file")
@@ -40,8 +46,10 @@ type result struct {
 	name        string
 	policyKinds []string
 	unsimulated []string
-	err         string
-	diffs       []egmeasure.Difference
+	// refusals are what the API server says of the objects it refuses.
+	refusals []string
+	err      string
+	diffs    []egmeasure.Difference
 }
 
 func (r result) pass() bool { return r.err == "" && len(r.diffs) == 0 }
@@ -68,14 +76,21 @@ func TestEnvoyGatewayTranslatorCases(t *testing.T) {
 		cases = slices.DeleteFunc(cases, func(c egmeasure.Case) bool { return !re.MatchString(c.Name) })
 	}
 	results := make([]result, len(cases))
+	v := validate.New(validate.Experimental)
 	for i, c := range cases {
-		results[i] = runCase(c, base)
+		results[i] = runCase(c, base, v)
 	}
-	total, noPolicy, passNoPolicy, pass := 0, 0, 0, 0
+	total, noPolicy, passNoPolicy, pass, admitted, passAdmitted := 0, 0, 0, 0, 0, 0
 	for _, r := range results {
 		total++
 		if r.pass() {
 			pass++
+		}
+		if len(r.refusals) == 0 {
+			admitted++
+			if r.pass() {
+				passAdmitted++
+			}
 		}
 		if len(r.policyKinds) == 0 {
 			noPolicy++
@@ -87,8 +102,8 @@ func TestEnvoyGatewayTranslatorCases(t *testing.T) {
 			t.Logf("FAIL %s%s", r.name, describe(r))
 		}
 	}
-	summary := fmt.Sprintf("Envoy Gateway translator cases: %d; without EG policy kinds: %d, gwsim agrees on %d (%.1f%%); all cases: agrees on %d (%.1f%%)",
-		total, noPolicy, passNoPolicy, percent(passNoPolicy, noPolicy), pass, percent(pass, total))
+	summary := fmt.Sprintf("Envoy Gateway translator cases: %d; without EG policy kinds: %d, gwsim agrees on %d (%.1f%%); input the API server admits: %d, agrees on %d (%.1f%%); all cases: agrees on %d (%.1f%%)",
+		total, noPolicy, passNoPolicy, percent(passNoPolicy, noPolicy), admitted, passAdmitted, percent(passAdmitted, admitted), pass, percent(pass, total))
 	t.Log(summary)
 	if *report != "" {
 		if err := os.WriteFile(*report, []byte(renderReport(summary, results)), 0o644); err != nil {
@@ -98,9 +113,12 @@ func TestEnvoyGatewayTranslatorCases(t *testing.T) {
 	if *only == "" && passNoPolicy < agreementFloor {
 		t.Errorf("gwsim agrees with Envoy Gateway on %d cases without policy kinds, fewer than the floor of %d", passNoPolicy, agreementFloor)
 	}
+	if *only == "" && passAdmitted < admittedFloor {
+		t.Errorf("gwsim agrees with Envoy Gateway on %d cases whose input the API server admits, fewer than the floor of %d", passAdmitted, admittedFloor)
+	}
 }
 
-func runCase(c egmeasure.Case, base []byte) result {
+func runCase(c egmeasure.Case, base []byte, v *validate.Validator) result {
 	r := result{name: c.Name}
 	inData, err := os.ReadFile(c.In)
 	if err != nil {
@@ -112,7 +130,7 @@ func runCase(c egmeasure.Case, base []byte) result {
 		r.err = "input: " + err.Error()
 		return r
 	}
-	r.policyKinds, r.unsimulated = in.PolicyKinds, in.Unsimulated
+	r.policyKinds, r.unsimulated, r.refusals = in.PolicyKinds, in.Unsimulated, in.Refusals(v)
 	manifests, implied, err := in.Manifests(base)
 	if err != nil {
 		r.err = "input: " + err.Error()
@@ -181,6 +199,31 @@ func percent(a, b int) float64 {
 // number of cases it appears in, and its difference classes), and every
 // case.
 func renderReport(summary string, results []result) string {
+	var b strings.Builder
+	b.WriteString(summary + "\n\n## Differences on the cases without policy kinds, by reason\n\n")
+	b.WriteString(reasonList(results, func(r result) bool { return len(r.policyKinds) == 0 }))
+	b.WriteString("\n## Differences on the cases whose input the API server admits, by reason\n\n")
+	b.WriteString(reasonList(results, func(r result) bool { return len(r.refusals) == 0 }))
+	b.WriteString("\n## Cases\n\n")
+	for _, r := range results {
+		status := "pass"
+		if !r.pass() {
+			status = "FAIL"
+		}
+		refused := ""
+		if len(r.refusals) > 0 {
+			refused = "; refused by the API server: " + strings.Join(r.refusals, "; ")
+		}
+		fmt.Fprintf(&b, "- %s %s (policy kinds: %s; not given to gwsim: %s%s)%s\n", status, r.name,
+			strings.Join(r.policyKinds, ","), strings.Join(r.unsimulated, ","), refused, describe(r))
+	}
+	return b.String()
+}
+
+// reasonList lists, for the results in, the reasons for their
+// differences, each with the number of cases it appears in (and is the
+// only reason for), and its difference classes.
+func reasonList(results []result, in func(result) bool) string {
 	byReason := map[string]map[string]bool{}
 	classes := map[string]int{}
 	reasonCases := map[string]int{}
@@ -188,7 +231,7 @@ func renderReport(summary string, results []result) string {
 	// would gain.
 	alone := map[string]int{}
 	for _, r := range results {
-		if len(r.policyKinds) > 0 {
+		if !in(r) {
 			continue
 		}
 		seen := map[string]bool{}
@@ -219,21 +262,11 @@ func renderReport(summary string, results []result) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(summary + "\n\n## Differences on the cases without policy kinds, by reason\n\n")
 	for _, reason := range byCount(reasonCases) {
 		fmt.Fprintf(&b, "- %d cases (%d by this alone): %s\n", reasonCases[reason], alone[reason], reason)
 		for _, c := range byCount(subset(classes, byReason[reason])) {
 			fmt.Fprintf(&b, "  - %d: %s\n", classes[c], c)
 		}
-	}
-	b.WriteString("\n## Cases\n\n")
-	for _, r := range results {
-		status := "pass"
-		if !r.pass() {
-			status = "FAIL"
-		}
-		fmt.Fprintf(&b, "- %s %s (policy kinds: %s; not given to gwsim: %s)%s\n", status, r.name,
-			strings.Join(r.policyKinds, ","), strings.Join(r.unsimulated, ","), describe(r))
 	}
 	return b.String()
 }

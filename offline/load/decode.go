@@ -300,6 +300,11 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 		// Under a profile that does not simulate it, a vendor object is an
 		// extension object like any other (see countUnsimulated).
 		out.others = append(out.others, otherObjects(gvk.GroupKind(), h, ref)...)
+		// A policy is listed with its targets as any implementation's
+		// policy is (explain, check), whatever the profile.
+		if p, ok := policyAttachment(js, gvk.GroupKind(), ref, src); ok {
+			out.policies = append(out.policies, p)
+		}
 	}
 }
 

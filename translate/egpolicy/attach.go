@@ -1,0 +1,167 @@
+package egpolicy
+
+import (
+	"fmt"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Options are the controller's settings that status carries.
+type Options struct {
+	ControllerName string
+	// Now stamps lastTransitionTime.
+	Now metav1.Time
+}
+
+// Attachment is a policy in effect at one scope: accepted there, though a
+// more specific policy of its kind may displace it below (Effective).
+type Attachment struct {
+	Policy *Policy
+	Level  Level
+	// Target is what the policy names; for a route, Target.Kind is the
+	// route kind and Target.Section the rule name.
+	Target Target
+}
+
+// Refusal is a policy refused at one target, for findings.
+type Refusal struct {
+	Policy  *Policy
+	Target  Target
+	Problem Problem
+}
+
+// Result is what Attach decides.
+type Result struct {
+	// Ancestors holds each policy's status.ancestors by kind and key. A
+	// policy none of whose targets is in the World has no entry: EG
+	// leaves its status to whichever controller handles its targets.
+	Ancestors map[Kind]map[types.NamespacedName][]gwv1.PolicyAncestorStatus
+	// Attachments are the accepted attachments, in EG's processing order.
+	Attachments []Attachment
+	// Refusals are the targets where a policy was refused (Conflicted,
+	// TargetNotFound, Invalid).
+	Refusals []Refusal
+	// Overridden maps a policy (by kind and key) to the scopes that
+	// displace it, worded as its Overridden condition words them.
+	Overridden map[Kind]map[types.NamespacedName]string
+	// Policies are the policies Attach read, sorted (Sort).
+	Policies []Policy
+}
+
+// Attach decides where every policy attaches and writes its ancestors.
+// ps may be in any order and of any kinds; Attach does not change them.
+func Attach(w *World, ps []Policy, opts Options) *Result {
+	sorted := slices.Clone(ps)
+	Sort(sorted)
+	r := &Result{Ancestors: map[Kind]map[types.NamespacedName][]gwv1.PolicyAncestorStatus{},
+		Overridden: map[Kind]map[types.NamespacedName]string{}, Policies: sorted}
+	x := newIndex(w)
+	for _, k := range Kinds {
+		var of []*Policy
+		for i := range r.Policies {
+			if r.Policies[i].Kind == k {
+				of = append(of, &r.Policies[i])
+			}
+		}
+		if len(of) == 0 {
+			continue
+		}
+		a := &attacher{x: x, r: r, opts: opts, kind: k, status: map[*Policy]*statusBuilder{}}
+		switch k {
+		case ClientTraffic:
+			a.clientTraffic(of)
+		case EnvoyPatch:
+			a.patch(of)
+		default:
+			a.layered(of)
+		}
+		a.finish(of)
+	}
+	return r
+}
+
+// attacher decides one kind's policies.
+type attacher struct {
+	x      *index
+	r      *Result
+	opts   Options
+	kind   Kind
+	status map[*Policy]*statusBuilder
+	// claimed holds the scopes a policy of the kind has attached to.
+	claimed map[scope]bool
+}
+
+func (a *attacher) builder(p *Policy) *statusBuilder {
+	b := a.status[p]
+	if b == nil {
+		b = &statusBuilder{controller: gwv1.GatewayController(a.opts.ControllerName), generation: p.Generation, now: a.opts.Now}
+		a.status[p] = b
+	}
+	return b
+}
+
+func (a *attacher) claim(s scope) bool {
+	if a.claimed == nil {
+		a.claimed = map[scope]bool{}
+	}
+	if a.claimed[s] {
+		return false
+	}
+	a.claimed[s] = true
+	return true
+}
+
+func (a *attacher) refuse(p *Policy, t Target, refs []gwv1.ParentReference, pr Problem) {
+	for _, ref := range refs {
+		a.builder(p).refuse(ref, pr)
+	}
+	if len(refs) > 0 {
+		a.r.Refusals = append(a.r.Refusals, Refusal{Policy: p, Target: t, Problem: pr})
+	}
+}
+
+func (a *attacher) accept(p *Policy, t Target, level Level, refs []gwv1.ParentReference) {
+	for _, ref := range refs {
+		a.builder(p).accept(ref)
+		a.builder(p).warnDeprecated(ref, p.Deprecated)
+	}
+	a.r.Attachments = append(a.r.Attachments, Attachment{Policy: p, Level: level, Target: t})
+}
+
+func (a *attacher) overridden(p *Policy, refs []gwv1.ParentReference, msg string) {
+	if msg == "" {
+		return
+	}
+	for _, ref := range refs {
+		a.builder(p).overridden(ref, msg)
+	}
+	if a.r.Overridden[a.kind] == nil {
+		a.r.Overridden[a.kind] = map[types.NamespacedName]string{}
+	}
+	a.r.Overridden[a.kind][p.Key()] = msg
+}
+
+// finish writes the ancestors of the policies that got any.
+func (a *attacher) finish(of []*Policy) {
+	for _, p := range of {
+		b := a.status[p]
+		if b == nil || len(b.ancestors) == 0 {
+			continue
+		}
+		if a.r.Ancestors[a.kind] == nil {
+			a.r.Ancestors[a.kind] = map[types.NamespacedName][]gwv1.PolicyAncestorStatus{}
+		}
+		a.r.Ancestors[a.kind][p.Key()] = b.done()
+	}
+}
+
+func conflict(kind Kind, what string) Problem {
+	return Problem{Reason: gwv1.PolicyReasonConflicted, Message: fmt.Sprintf("Unable to target %s, another %s has already attached to it", what, kind)}
+}
+
+func notFound(msg string) Problem {
+	return Problem{Reason: gwv1.PolicyReasonTargetNotFound, Message: msg}
+}

@@ -1,0 +1,135 @@
+package egpolicy
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Objects are the typed objects a World is built from.
+type Objects struct {
+	Gateways     []*gwv1.Gateway
+	ListenerSets []*gwv1.ListenerSet
+	// Routes are routes of any kind (*gwv1.HTTPRoute, ...).
+	Routes     []client.Object
+	Namespaces []*corev1.Namespace
+	Grants     []*gwv1.ReferenceGrant
+	// MergedClasses names the GatewayClasses whose EnvoyProxy merges
+	// their Gateways.
+	MergedClasses map[string]bool
+}
+
+// Judge says what only the controller knows: whether Envoy Gateway's
+// translator takes a Gateway (of its class, not refused as a whole), and
+// whether it handles a route's parentRef (it names such a Gateway, or a
+// ListenerSet of one, and the route got a parent status for it).
+type Judge struct {
+	TakesGateway func(*gwv1.Gateway) bool
+	Handles      func(route client.Object, ref gwv1.ParentReference) bool
+}
+
+// BuildWorld builds the World of o as j judges it.
+func BuildWorld(o Objects, j Judge) *World {
+	w := &World{NamespaceLabels: map[string]map[string]string{}, Grants: o.Grants, MergedClasses: o.MergedClasses}
+	for _, n := range o.Namespaces {
+		w.NamespaceLabels[n.Name] = n.Labels
+	}
+	taken := map[types.NamespacedName]bool{}
+	for _, g := range o.Gateways {
+		if !j.TakesGateway(g) {
+			continue
+		}
+		gw := Gateway{Object: objectOf(g)}
+		for _, l := range g.Spec.Listeners {
+			gw.Listeners = append(gw.Listeners, string(l.Name))
+		}
+		taken[gw.Key()] = true
+		w.Gateways = append(w.Gateways, gw)
+	}
+	takenSets := map[types.NamespacedName]bool{}
+	for _, s := range o.ListenerSets {
+		ns := s.Namespace
+		if s.Spec.ParentRef.Namespace != nil {
+			ns = string(*s.Spec.ParentRef.Namespace)
+		}
+		ls := ListenerSet{Object: objectOf(s), Gateway: types.NamespacedName{Namespace: ns, Name: string(s.Spec.ParentRef.Name)}}
+		if !taken[ls.Gateway] {
+			continue
+		}
+		for _, l := range s.Spec.Listeners {
+			ls.Listeners = append(ls.Listeners, string(l.Name))
+		}
+		takenSets[ls.Key()] = true
+		w.ListenerSets = append(w.ListenerSets, ls)
+	}
+	for _, ro := range o.Routes {
+		kind, refs, rules := routeParts(ro)
+		if kind == "" {
+			continue
+		}
+		rt := Route{Object: objectOf(ro), Kind: kind, RuleNames: rules}
+		for _, ref := range refs {
+			if !j.Handles(ro, ref) {
+				continue
+			}
+			par := Parent{Kind: "Gateway", Namespace: ro.GetNamespace(), Name: string(ref.Name), SectionName: ref.SectionName}
+			if ref.Kind != nil && *ref.Kind != "" {
+				par.Kind = string(*ref.Kind)
+			}
+			if ref.Namespace != nil && *ref.Namespace != "" {
+				par.Namespace = string(*ref.Namespace)
+			}
+			pkey := types.NamespacedName{Namespace: par.Namespace, Name: par.Name}
+			if par.Kind == "Gateway" && !taken[pkey] || par.Kind == "ListenerSet" && !takenSets[pkey] {
+				continue // a parent of another implementation's
+			}
+			rt.Parents = append(rt.Parents, par)
+		}
+		if len(rt.Parents) > 0 {
+			w.Routes = append(w.Routes, rt)
+		}
+	}
+	return w
+}
+
+func objectOf(o client.Object) Object {
+	return Object{Namespace: o.GetNamespace(), Name: o.GetName(), Labels: o.GetLabels(), Created: o.GetCreationTimestamp()}
+}
+
+// routeParts returns a route's kind, parentRefs and rule names.
+func routeParts(o client.Object) (kind string, refs []gwv1.ParentReference, rules []string) {
+	add := func(n *gwv1.SectionName) {
+		if n != nil {
+			rules = append(rules, string(*n))
+		}
+	}
+	switch r := o.(type) {
+	case *gwv1.HTTPRoute:
+		for _, x := range r.Spec.Rules {
+			add(x.Name)
+		}
+		return "HTTPRoute", r.Spec.ParentRefs, rules
+	case *gwv1.GRPCRoute:
+		for _, x := range r.Spec.Rules {
+			add(x.Name)
+		}
+		return "GRPCRoute", r.Spec.ParentRefs, rules
+	case *gwv1.TLSRoute:
+		for _, x := range r.Spec.Rules {
+			add(x.Name)
+		}
+		return "TLSRoute", r.Spec.ParentRefs, rules
+	case *gwv1.TCPRoute:
+		for _, x := range r.Spec.Rules {
+			add(x.Name)
+		}
+		return "TCPRoute", r.Spec.ParentRefs, rules
+	case *gwv1.UDPRoute:
+		for _, x := range r.Spec.Rules {
+			add(x.Name)
+		}
+		return "UDPRoute", r.Spec.ParentRefs, rules
+	}
+	return "", nil, nil
+}

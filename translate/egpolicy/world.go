@@ -1,0 +1,101 @@
+package egpolicy
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// World is what attachment looks at: the Gateways of Envoy Gateway's
+// class that its translator takes (not refused as a whole), their
+// ListenerSets, the routes attached to them, and what cross-namespace
+// selectors need. Slices may be in any order.
+type World struct {
+	Gateways     []Gateway
+	ListenerSets []ListenerSet
+	Routes       []Route
+	// NamespaceLabels are the labels of each Namespace, for selectors
+	// that pick namespaces by label.
+	NamespaceLabels map[string]map[string]string
+	// Grants are the ReferenceGrants, which a selector reaching into
+	// another namespace needs.
+	Grants []*gwv1.ReferenceGrant
+	// MergedClasses names the GatewayClasses whose EnvoyProxy merges
+	// their Gateways: an EnvoyPatchPolicy then targets the class.
+	MergedClasses map[string]bool
+	// Classes maps each Gateway to its GatewayClass name.
+	Classes map[types.NamespacedName]string
+}
+
+// Object is what a target has in common: identity, labels, age.
+type Object struct {
+	Namespace, Name string
+	Labels          map[string]string
+	Created         metav1.Time
+}
+
+// Key names the object.
+func (o Object) Key() types.NamespacedName {
+	return types.NamespacedName{Namespace: o.Namespace, Name: o.Name}
+}
+
+// Gateway is a Gateway with the names of its own listeners.
+type Gateway struct {
+	Object
+	Listeners []string
+}
+
+// ListenerSet is a ListenerSet with its Gateway and listener names.
+type ListenerSet struct {
+	Object
+	Gateway   types.NamespacedName
+	Listeners []string
+}
+
+// Route is a route of some kind with its rule names and the parentRefs
+// that Envoy Gateway handles: those naming a Gateway of the World or a
+// ListenerSet of one (EG's GetManagedParentReferences).
+type Route struct {
+	Object
+	Kind      string
+	RuleNames []string
+	Parents   []Parent
+}
+
+// Parent is one handled parentRef of a route.
+type Parent struct {
+	// Kind is Gateway or ListenerSet.
+	Kind            string
+	Namespace, Name string
+	SectionName     *gwv1.SectionName
+}
+
+// index is the World by key, built once per Attach.
+type index struct {
+	w            *World
+	gateways     map[types.NamespacedName]*Gateway
+	listenerSets map[types.NamespacedName]*ListenerSet
+	routes       map[routeKey]*Route
+}
+
+type routeKey struct {
+	kind string
+	key  types.NamespacedName
+}
+
+func newIndex(w *World) *index {
+	x := &index{w: w, gateways: map[types.NamespacedName]*Gateway{}, listenerSets: map[types.NamespacedName]*ListenerSet{}, routes: map[routeKey]*Route{}}
+	for i := range w.Gateways {
+		x.gateways[w.Gateways[i].Key()] = &w.Gateways[i]
+	}
+	for i := range w.ListenerSets {
+		if ls := &w.ListenerSets[i]; x.gateways[ls.Gateway] != nil {
+			x.listenerSets[ls.Key()] = ls
+		}
+	}
+	for i := range w.Routes {
+		r := &w.Routes[i]
+		x.routes[routeKey{r.Kind, r.Key()}] = r
+	}
+	return x
+}
