@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -43,7 +44,7 @@ func valueMatchString(v ir.ValueMatch) string {
 
 // describeAction renders each aspect of what a route does with a request
 // it takes; aspects the route does not set are left out.
-func describeAction(filters []ir.Filter, a ir.Action) []Detail {
+func describeAction(filters []ir.Filter, a ir.Action, p *ir.Policies) []Detail {
 	var out []Detail
 	add := func(aspect, value string) {
 		if value != "" {
@@ -67,7 +68,62 @@ func describeAction(filters []ir.Filter, a ir.Action) []Detail {
 	add("timeouts", compactJSON(a.Timeouts))
 	add("retry", compactJSON(a.Retry))
 	add("sessionPersistence", compactJSON(a.SessionPersistence))
+	add("policies", policiesString(p))
 	return out
+}
+
+// policiesString names the implementation policies that act on a rule and
+// what each does there: "SecurityPolicy default/lock (authorization)".
+func policiesString(p *ir.Policies) string {
+	if p == nil {
+		return ""
+	}
+	var order []ir.PolicyRef
+	effects := map[ir.PolicyRef][]string{}
+	add := func(ref ir.PolicyRef, effect string) {
+		if _, ok := effects[ref]; !ok {
+			order = append(order, ref)
+		}
+		if !slices.Contains(effects[ref], effect) {
+			effects[ref] = append(effects[ref], effect)
+		}
+	}
+	if f := p.FaultAbort; f != nil {
+		add(f.Policy, fmt.Sprintf("fault abort %d", f.Status))
+	}
+	if f := p.FaultDelay; f != nil {
+		add(f.Policy, "fault delay "+f.Delay)
+	}
+	if c := p.CORS; c != nil {
+		add(c.Policy, "CORS")
+	}
+	if e := p.ExtAuth; e != nil {
+		add(e.Policy, "external authorization")
+	}
+	for _, c := range p.Credentials {
+		add(c.Policy, c.Type)
+	}
+	if a := p.Authorization; a != nil {
+		add(a.Policy, "authorization")
+	}
+	for _, o := range p.ResponseOverrides {
+		add(o.Policy, "response override")
+	}
+	if t := p.Timeouts; t != nil {
+		add(t.Policy, "timeouts")
+	}
+	if r := p.Retry; r != nil {
+		add(r.Policy, "retry")
+	}
+	for _, f := range p.NotSimulated {
+		add(f.Policy, "not simulated: "+cmp.Or(f.Field, "whole policy"))
+	}
+	parts := make([]string, len(order))
+	for i, ref := range order {
+		kind := ref.Kind[strings.LastIndexByte(ref.Kind, '/')+1:]
+		parts[i] = fmt.Sprintf("%s %s/%s (%s)", kind, ref.Namespace, ref.Name, strings.Join(effects[ref], ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Shares renders how a rule splits requests between its backends, weights

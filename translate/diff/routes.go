@@ -99,7 +99,7 @@ func tableOf(model ir.IR, elsewhere []ir.RouteElsewhere) map[entryKey]entry {
 			for _, vh := range l.VirtualHosts {
 				p := shadow.Place{Gateway: g.Name, Port: l.Port, Listener: vh.Listener, Host: vh.Hostname}
 				for _, r := range vh.Routes {
-					e := entry{origin: r.Origin, match: describeMatch(r.Match), aspects: describeAction(r.Filters, r.Action)}
+					e := entry{origin: r.Origin, match: describeMatch(r.Match), aspects: describeAction(r.Filters, r.Action, r.Policies)}
 					if w, ok := dead[shadowKey{p, r.Origin}]; ok {
 						e.dead = &w
 					}
@@ -115,7 +115,7 @@ func tableOf(model ir.IR, elsewhere []ir.RouteElsewhere) map[entryKey]entry {
 	for _, e := range elsewhere {
 		for _, p := range elsewherePlaces(e) {
 			for _, r := range e.Routes {
-				add(p, entry{origin: r.Origin, match: describeMatch(r.Match), aspects: describeAction(r.Filters, r.Action)})
+				add(p, entry{origin: r.Origin, match: describeMatch(r.Match), aspects: describeAction(r.Filters, r.Action, r.Policies)})
 			}
 		}
 	}

@@ -25,6 +25,16 @@ const (
 	EnvoyPatchPolicy     = profile.EnvoyGatewayGroup + "/EnvoyPatchPolicy"
 )
 
+// IsPolicyKind reports whether kind (group/Kind) is one of Envoy Gateway's
+// policy kinds.
+func IsPolicyKind(kind string) bool {
+	switch kind {
+	case SecurityPolicy, BackendTrafficPolicy, ClientTrafficPolicy, EnvoyExtensionPolicy, EnvoyPatchPolicy:
+		return true
+	}
+	return false
+}
+
 // Ref names a policy of kind (one of the constants) in the IR.
 func Ref(kind, namespace, name string) ir.PolicyRef {
 	return ir.PolicyRef{Kind: kind, Namespace: namespace, Name: name}

@@ -56,8 +56,8 @@ spec:
 	if p.CORS == nil || p.CORS.CORS.MaxAge != 600 || p.CORS.Policy != ref {
 		t.Errorf("cors: %s", jsonOf(t, p.CORS))
 	}
-	if got := jsonOf(t, p.Credentials); got != `[{"policy":{"kind":"gateway.envoyproxy.io/SecurityPolicy","namespace":"default","name":"sec"},"type":"BasicAuth","sources":["header Authorization prefix Basic "],"status":401},`+
-		`{"policy":{"kind":"gateway.envoyproxy.io/SecurityPolicy","namespace":"default","name":"sec"},"type":"JWT","sources":["header Authorization prefix Bearer ","query access_token"],"status":401,"providers":["idp"]}]` {
+	if got := jsonOf(t, p.Credentials); got != `[{"policy":{"kind":"gateway.envoyproxy.io/SecurityPolicy","namespace":"default","name":"sec"},"type":"BasicAuth","sources":["header Authorization prefix Basic"],"status":401},`+
+		`{"policy":{"kind":"gateway.envoyproxy.io/SecurityPolicy","namespace":"default","name":"sec"},"type":"JWT","sources":["header Authorization prefix Bearer","query access_token"],"status":401,"providers":["idp"]}]` {
 		t.Errorf("credentials: %s", got)
 	}
 	a := p.Authorization

@@ -34,7 +34,7 @@ func AddSecurity(dst *ir.Policies, sp *egv1a1.SecurityPolicy) {
 		dst.Credentials = append(dst.Credentials, ir.CredentialCheck{Policy: ref, Type: "APIKey", Sources: src, Status: http.StatusUnauthorized})
 	}
 	if s.BasicAuth != nil {
-		dst.Credentials = append(dst.Credentials, ir.CredentialCheck{Policy: ref, Type: "BasicAuth", Sources: []string{"header Authorization prefix Basic "}, Status: http.StatusUnauthorized})
+		dst.Credentials = append(dst.Credentials, ir.CredentialCheck{Policy: ref, Type: "BasicAuth", Sources: []string{"header Authorization prefix Basic"}, Status: http.StatusUnauthorized})
 	}
 	if o := s.OIDC; o != nil {
 		dst.Credentials = append(dst.Credentials, oidc(ref, o))
@@ -117,7 +117,7 @@ func oidc(ref ir.PolicyRef, o *egv1a1.OIDC) ir.CredentialCheck {
 	}
 	src := []string{"cookie " + cookie}
 	if o.PassThroughAuthHeader != nil && *o.PassThroughAuthHeader {
-		src = append(src, "header Authorization prefix Bearer ")
+		src = append(src, "header Authorization prefix Bearer")
 	}
 	loc := strings.TrimSuffix(o.Provider.Issuer, "/") + " (its authorization endpoint)"
 	if o.Provider.AuthorizationEndpoint != nil {
@@ -137,12 +137,12 @@ func jwt(ref ir.PolicyRef, j *egv1a1.JWT) ir.CredentialCheck {
 		c.Providers = append(c.Providers, p.Name)
 		var src []string
 		if x := p.ExtractFrom; x == nil {
-			src = []string{"header Authorization prefix Bearer ", "query access_token"}
+			src = []string{"header Authorization prefix Bearer", "query access_token"}
 		} else {
 			for _, h := range x.Headers {
 				s := "header " + h.Name
-				if h.ValuePrefix != nil && *h.ValuePrefix != "" {
-					s += " prefix " + *h.ValuePrefix
+				if h.ValuePrefix != nil && strings.TrimSpace(*h.ValuePrefix) != "" {
+					s += " prefix " + strings.TrimSpace(*h.ValuePrefix)
 				}
 				src = append(src, s)
 			}

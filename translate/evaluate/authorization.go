@@ -54,7 +54,7 @@ func authorize(res *Result, a *ir.Authorization, req Request, token string) bool
 		return false
 	}
 	res.addPolicyStep(a.Policy, "authorization", "authorization denies the request by "+by+": 403", true)
-	res.answer(AuthorizationDenied, http.StatusForbidden, fmt.Sprintf("authorization of %s denies the request by %s (RBAC: access denied)", policyName(a.Policy), by))
+	res.answer(AuthorizationDenied, http.StatusForbidden, fmt.Sprintf("authorization of %s denies the request by %s; Envoy answers \"RBAC: access denied\"", policyName(a.Policy), by))
 	return true
 }
 

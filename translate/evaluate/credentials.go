@@ -20,27 +20,27 @@ func checkCredential(res *Result, c ir.CredentialCheck, req Request) (stop bool,
 	src, value, ok := findCredential(c.Sources, req)
 	if !ok {
 		if c.Optional || c.FailOpen {
-			res.addPolicyStep(c.Policy, c.Type, fmt.Sprintf("%s: the request carries no credential (%s), which is optional", c.Type, strings.Join(c.Sources, ", ")), false)
+			res.addPolicyStep(c.Policy, c.Type, fmt.Sprintf("%s: the request carries no credential (%s), which is optional", c.Type, describeSources(c.Sources)), false)
 			return false, ""
 		}
-		reason := fmt.Sprintf("%s of %s demands a credential (%s) and the request carries none", c.Type, policyName(c.Policy), strings.Join(c.Sources, ", "))
-		res.addPolicyStep(c.Policy, c.Type, fmt.Sprintf("%s: no credential in the request (%s): %s", c.Type, strings.Join(c.Sources, ", "), statusWords(c.Status)), true)
+		reason := fmt.Sprintf("%s of %s demands a credential (%s) and the request carries none", c.Type, policyName(c.Policy), describeSources(c.Sources))
+		res.addPolicyStep(c.Policy, c.Type, fmt.Sprintf("%s: no credential in the request (%s): %s", c.Type, describeSources(c.Sources), statusWords(c.Status)), true)
 		res.answer(CredentialsRequired, c.Status, reason)
 		res.Location = c.Location
 		return true, ""
 	}
 	if c.Type == "JWT" {
 		if _, err := jwtClaims(value); err != nil && c.FailOpen {
-			res.addPolicyStep(c.Policy, c.Type, fmt.Sprintf("JWT: the token in %s is not a JWT (%v); failOpen lets the request through", src, err), false)
+			res.addPolicyStep(c.Policy, c.Type, fmt.Sprintf("JWT: the token in %s is not a JWT (%v); failOpen lets the request through", describeSources([]string{src}), err), false)
 			return false, ""
 		} else if err != nil {
-			res.addPolicyStep(c.Policy, c.Type, fmt.Sprintf("JWT: the token in %s is not a JWT (%v): 401", src, err), true)
-			res.answer(CredentialsRequired, http.StatusUnauthorized, fmt.Sprintf("JWT of %s refuses the token in %s: %v", policyName(c.Policy), src, err))
+			res.addPolicyStep(c.Policy, c.Type, fmt.Sprintf("JWT: the token in %s is not a JWT (%v): 401", describeSources([]string{src}), err), true)
+			res.answer(CredentialsRequired, http.StatusUnauthorized, fmt.Sprintf("JWT of %s refuses the token in %s: %v", policyName(c.Policy), describeSources([]string{src}), err))
 			return true, ""
 		}
 		token = value
 	}
-	res.addPolicyStep(c.Policy, c.Type, fmt.Sprintf("%s: the request carries a credential in %s; gwsim cannot verify it and takes it as valid", c.Type, src), false)
+	res.addPolicyStep(c.Policy, c.Type, fmt.Sprintf("%s: the request carries a credential (%s); gwsim cannot verify it and takes it as valid", c.Type, describeSources([]string{src})), false)
 	return false, token
 }
 
@@ -63,6 +63,23 @@ func findCredential(sources []string, req Request) (src, value string, ok bool) 
 	return "", "", false
 }
 
+// describeSources renders credential sources for a reader:
+// "header Authorization: Basic …", "query access_token", "cookie AccessToken-*".
+func describeSources(sources []string) string {
+	out := make([]string, len(sources))
+	for i, s := range sources {
+		kind, rest, _ := strings.Cut(s, " ")
+		name, prefix, hasPrefix := strings.Cut(rest, " prefix ")
+		switch {
+		case kind == "header" && hasPrefix:
+			out[i] = "header " + name + ": " + prefix + " …"
+		default:
+			out[i] = kind + " " + name
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // credentialValue reads one source: "header NAME", "header NAME prefix P",
 // "query NAME", "cookie NAME" (a NAME ending in "*" matches by prefix).
 func credentialValue(source string, req Request) (string, bool) {
@@ -75,7 +92,9 @@ func credentialValue(source string, req Request) (string, bool) {
 				return v, v != ""
 			}
 			if len(v) > len(prefix) && strings.EqualFold(v[:len(prefix)], prefix) {
-				return strings.TrimSpace(v[len(prefix):]), true
+				if rest := strings.TrimSpace(v[len(prefix):]); rest != "" {
+					return rest, true
+				}
 			}
 		}
 	case "query":

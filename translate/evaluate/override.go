@@ -51,7 +51,11 @@ func overrideLocal(res *Result) {
 			res.Status = o.Status
 		}
 	}
-	res.Reason = fmt.Sprintf("%s; response override of %s replaces the %d with %s", res.Reason, policyName(o.Policy), from, overrideWords(o, from))
+	why := fmt.Sprintf("response override of %s replaces the %d with %s", policyName(o.Policy), from, overrideWords(o, from))
+	if res.Reason != "" {
+		why = res.Reason + "; " + why
+	}
+	res.Reason = why
 	res.addPolicyStep(o.Policy, "responseOverride", fmt.Sprintf("response override replaces the %d with %s", from, overrideWords(o, from)), true)
 }
 

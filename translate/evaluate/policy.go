@@ -149,9 +149,9 @@ func policyCORS(res *Result, c *ir.PolicyCORS, req Request) bool {
 // addPolicyNotSimulated records a policy field gwsim does not simulate; one
 // that can decide the answer makes it unknown.
 func (r *Result) addPolicyNotSimulated(f ir.PolicyField) {
-	msg := f.What + " is not simulated"
+	msg := "not simulated: " + f.What
 	if f.Field != "" {
-		msg = f.Field + ": " + msg
+		msg = f.Field + " " + msg
 	}
 	r.addPolicyStep(f.Policy, "notSimulated", msg, false)
 	if f.Decides {

@@ -30,7 +30,7 @@ func TestPolicyEffects(t *testing.T) {
 		{Action: "Allow", Headers: []ir.ValueMatch{{Name: "x-team", Type: "Exact", Value: "a\nb"}}},
 		{Action: "Allow", JWTProvider: "idp", Claims: []ir.ValueMatch{{Name: "org.role", Type: "String", Value: "admin"}}},
 	}}
-	jwtCheck := ir.CredentialCheck{Policy: secRef, Type: "JWT", Sources: []string{"header Authorization prefix Bearer ", "query access_token"}, Status: 401}
+	jwtCheck := ir.CredentialCheck{Policy: secRef, Type: "JWT", Sources: []string{"header Authorization prefix Bearer", "query access_token"}, Status: 401}
 	tests := []struct {
 		name     string
 		p        *ir.Policies
@@ -52,8 +52,8 @@ func TestPolicyEffects(t *testing.T) {
 			FaultAbort:        &ir.FaultAbort{Policy: btpRef, Status: 503, Percent: 100},
 			ResponseOverrides: []ir.ResponseOverride{{Policy: btpRef, Codes: []ir.StatusSpan{{From: 503, To: 503}}, Source: "Backend", Status: 418}},
 		}, outcome: FaultAborted, status: 503},
-		{name: "basic auth missing", p: &ir.Policies{Credentials: []ir.CredentialCheck{{Policy: secRef, Type: "BasicAuth", Sources: []string{"header Authorization prefix Basic "}, Status: 401}}}, outcome: CredentialsRequired, status: 401},
-		{name: "basic auth given", p: &ir.Policies{Credentials: []ir.CredentialCheck{{Policy: secRef, Type: "BasicAuth", Sources: []string{"header Authorization prefix Basic "}, Status: 401}}},
+		{name: "basic auth missing", p: &ir.Policies{Credentials: []ir.CredentialCheck{{Policy: secRef, Type: "BasicAuth", Sources: []string{"header Authorization prefix Basic"}, Status: 401}}}, outcome: CredentialsRequired, status: 401},
+		{name: "basic auth given", p: &ir.Policies{Credentials: []ir.CredentialCheck{{Policy: secRef, Type: "BasicAuth", Sources: []string{"header Authorization prefix Basic"}, Status: 401}}},
 			headers: http.Header{"Authorization": {"Basic dTpw"}}, outcome: Routed, status: 200},
 		{name: "api key in a query", p: &ir.Policies{Credentials: []ir.CredentialCheck{{Policy: secRef, Type: "APIKey", Sources: []string{"header x-api-key", "query key"}, Status: 401}}},
 			path: "/?key=k1", outcome: Routed, status: 200},

@@ -92,12 +92,16 @@ func Explain(in Input, req Request) Trace {
 	case isConnection(req.Scheme):
 		t.Backends = w.l4Backends(s)
 		t.NearMisses = w.l4NearMisses(s)
+	case s.res.Outcome == evaluate.PathRedirected || s.res.Outcome == evaluate.BadRequest:
+		// The listener answered before routing.
+		t.Location = s.res.Location
+		t.GatewayHeaders = evaluate.GatewayHeaders(s.res)
 	case routing(s.res.Outcome):
 		t.NearMisses = w.nearMisses(s)
 	}
 	t.PolicyEffects = w.policyEffects(s.res)
 	t.Answer = w.answer(s, t)
-	t.Policies = policyNotes(in, t)
+	t.Policies = policyNotes(in, t, s.listener != nil && s.listener.Client != nil)
 	t.NotSimulated = notSimulated(s.res)
 	t.Caveat = caveat(t)
 	return t

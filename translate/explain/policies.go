@@ -5,6 +5,7 @@ import (
 
 	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/translate"
+	"github.com/gwsim/gwsim/translate/egeffect"
 )
 
 // PolicyNote is an implementation's policy that targets an object a
@@ -28,7 +29,11 @@ type PolicyNote struct {
 // sectionName of its Gateway or ListenerSet, or one on the whole
 // ListenerSet), the winning route and each backend's Service or
 // ServiceImport (whole).
-func policyNotes(in Input, t Trace) []PolicyNote {
+//
+// Envoy Gateway's policy kinds are left out where the listener's profile
+// simulates them (the listener has client settings): their effects are
+// the trace's PolicyEffects instead.
+func policyNotes(in Input, t Trace, simulated bool) []PolicyNote {
 	if len(in.Policies) == 0 {
 		return nil
 	}
@@ -40,6 +45,9 @@ func policyNotes(in Input, t Trace) []PolicyNote {
 		}
 		for _, p := range translate.PoliciesTargeting(in.Policies, ref, section) {
 			pr := p.Ref()
+			if simulated && egeffect.IsPolicyKind(pr.Kind) {
+				continue
+			}
 			out = append(out, PolicyNote{
 				Step: step, Target: target, Section: section, Message: p.Describe(),
 				Policy: Ref{Kind: pr.Kind, Namespace: pr.Namespace, Name: pr.Name, Source: p.Source.String()},

@@ -93,8 +93,9 @@ type CredentialCheck struct {
 	// Type is APIKey, BasicAuth, OIDC or JWT.
 	Type string `json:"type"`
 	// Sources are where the credential is read from, each "header NAME",
-	// "header NAME prefix P", "query NAME" or "cookie NAME"; a request
-	// carries the credential when one of them is present.
+	// "header NAME prefix P" (the value starts with P, then spaces),
+	// "query NAME" or "cookie NAME" (a NAME ending in "*" matches by
+	// prefix); a request carries the credential when one is present.
 	Sources []string `json:"sources"`
 	// Optional lets a request without the credential through (JWT's
 	// optional).
