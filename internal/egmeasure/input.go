@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
@@ -138,6 +139,7 @@ func ReadInput(data []byte) (Input, error) {
 			continue
 		case f.policy:
 			in.PolicyKinds = append(in.PolicyKinds, f.kind)
+			inFileOrder(objs)
 		case f.key == "envoyProxyForGatewayClass":
 			in.ClassProxy = objs[0]
 		case f.key == "gatewayClass":
@@ -268,3 +270,24 @@ func classObject(name string, spec map[string]any) map[string]any {
 		"spec":     spec,
 	}
 }
+
+// inFileOrder stamps a kind's policies with creation times in the order
+// of the file. EG's translator takes the policies of a kind in the order
+// its provider sorts them (oldest first, then by namespace and name) and
+// the first to claim a target wins; its test hands them over unsorted, in
+// file order. gwsim sorts as the provider does, so the measure says with
+// creation times what the test's order says. A time a case sets is
+// replaced: the test does not read it either.
+func inFileOrder(objs []map[string]any) {
+	for i, o := range objs {
+		meta, _ := o["metadata"].(map[string]any)
+		if meta == nil {
+			meta = map[string]any{}
+			o["metadata"] = meta
+		}
+		meta["creationTimestamp"] = fileOrderEpoch.Add(time.Duration(i) * time.Second).Format(time.RFC3339)
+	}
+}
+
+// fileOrderEpoch is the first creation time inFileOrder gives.
+var fileOrderEpoch = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)

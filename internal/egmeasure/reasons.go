@@ -15,6 +15,16 @@ type Reason struct {
 // explains it. Each names an Envoy Gateway behaviour (its source file in
 // internal/gatewayapi, or its docs) that gwsim does not reproduce yet.
 var reasons = []Reason{
+	{"Policy specs: EG's translator refuses a policy whose spec it cannot translate (Accepted False/Invalid): a Service, ServiceImport, Secret or ConfigMap that extAuth, extProc, OIDC, JWT, Wasm, Lua or a response override names is missing or lacks the port or key, a duration or size it cannot parse, TLS settings it cannot meet, a ClientTrafficPolicy on listeners that share a port, a retry or circuit-breaker value out of range; gwsim does not check policy specs for these (not simulated), and takes the policy as accepted",
+		regexp.MustCompile(`ancestor Accepted: EG False/Invalid`)},
+	{"Policy merging: where EG cannot merge a route policy with spec.mergeType into its Gateway's (the merged spec is invalid), it writes no Merged and the Gateway's policy stays Overridden; gwsim reports the merge without merging or checking the specs",
+		regexp.MustCompile(`ancestor Merged: EG absent|ancestor Overridden: EG True/Overridden, gwsim absent`)},
+	{"Policy ancestors past 16: EG bounds the list as it adds entries, evicting the lowest-ranked one each time, so which 16 it keeps depends on the order it meets them; gwsim cuts the whole list once, by EG's final ranking",
+		regexp.MustCompile(`Policy ancestor Accepted: EG absent, gwsim True/Accepted`)},
+	{"Policy warnings that depend on the spec: EG disables HTTP/3 on a listener whose ClientTrafficPolicy validates client certificates and warns (UnsupportedHTTP3ClientValidation), and combines warnings (Warnings); gwsim writes only the deprecated-field warning",
+		regexp.MustCompile(`ancestor Warning:`)},
+	{"EnvoyPatchPolicy: EG's test turns the feature off for one case (its EnvoyGateway configuration, extensionApis.enableEnvoyPatchPolicy, which the input does not hold); gwsim assumes it on",
+		regexp.MustCompile(`EnvoyPatchPolicy ancestor Accepted: EG False/Disabled`)},
 	{"EnvoyProxy parameters: EG validates more of the EnvoyProxy a class or Gateway names than gwsim (its telemetry sinks, backendRefs and access log matches gwsim checks; not the deployment, autoscaling, filter order, bootstrap, nor mergeGateways with mergeBackends) and refuses them with InvalidParameters",
 		regexp.MustCompile(`InvalidParameters`)},
 	{"Backend status: EG's test runs some cases as on the Host infrastructure (RunningOnHost, EG's own configuration), where a loopback Backend is valid; gwsim does not assume it",

@@ -92,6 +92,10 @@ type attacher struct {
 	status map[*Policy]*statusBuilder
 	// claimed holds the scopes a policy of the kind has attached to.
 	claimed map[scope]bool
+	// parents are the policies route policies merge into (layered
+	// kinds), and merged the route scopes merged under each scope.
+	parents map[scope]*Policy
+	merged  map[scope]map[scope]bool
 }
 
 func (a *attacher) builder(p *Policy) *statusBuilder {

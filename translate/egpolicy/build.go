@@ -36,6 +36,8 @@ func BuildWorld(o Objects, j Judge) *World {
 		w.NamespaceLabels[n.Name] = n.Labels
 	}
 	taken := map[types.NamespacedName]bool{}
+	gwByKey := map[types.NamespacedName]*gwv1.Gateway{}
+	setByKey := map[types.NamespacedName]*gwv1.ListenerSet{}
 	for _, g := range o.Gateways {
 		if !j.TakesGateway(g) {
 			continue
@@ -45,6 +47,7 @@ func BuildWorld(o Objects, j Judge) *World {
 			gw.Listeners = append(gw.Listeners, string(l.Name))
 		}
 		taken[gw.Key()] = true
+		gwByKey[gw.Key()] = g
 		w.Gateways = append(w.Gateways, gw)
 	}
 	takenSets := map[types.NamespacedName]bool{}
@@ -61,6 +64,7 @@ func BuildWorld(o Objects, j Judge) *World {
 			ls.Listeners = append(ls.Listeners, string(l.Name))
 		}
 		takenSets[ls.Key()] = true
+		setByKey[ls.Key()] = s
 		w.ListenerSets = append(w.ListenerSets, ls)
 	}
 	for _, ro := range o.Routes {
@@ -84,6 +88,7 @@ func BuildWorld(o Objects, j Judge) *World {
 			if par.Kind == "Gateway" && !taken[pkey] || par.Kind == "ListenerSet" && !takenSets[pkey] {
 				continue // a parent of another implementation's
 			}
+			par.Listeners = attachedListeners(kind, ref, par, gwByKey, setByKey)
 			rt.Parents = append(rt.Parents, par)
 		}
 		if len(rt.Parents) > 0 {
@@ -132,4 +137,54 @@ func routeParts(o client.Object) (kind string, refs []gwv1.ParentReference, rule
 		return "UDPRoute", r.Spec.ParentRefs, rules
 	}
 	return "", nil, nil
+}
+
+// attachedListeners approximates the listeners a route attaches to
+// through a parentRef: the one its sectionName names, else those whose
+// protocol carries the route's kind and whose port matches the
+// parentRef's. Hostnames and allowedRoutes are not looked at.
+func attachedListeners(kind string, ref gwv1.ParentReference, par Parent, gws map[types.NamespacedName]*gwv1.Gateway, sets map[types.NamespacedName]*gwv1.ListenerSet) []string {
+	if par.SectionName != nil {
+		return []string{string(*par.SectionName)}
+	}
+	type l struct {
+		name     string
+		protocol gwv1.ProtocolType
+		port     gwv1.PortNumber
+	}
+	var ls []l
+	key := types.NamespacedName{Namespace: par.Namespace, Name: par.Name}
+	if par.Kind == "ListenerSet" {
+		if s := sets[key]; s != nil {
+			for _, e := range s.Spec.Listeners {
+				ls = append(ls, l{string(e.Name), e.Protocol, e.Port})
+			}
+		}
+	} else if g := gws[key]; g != nil {
+		for _, e := range g.Spec.Listeners {
+			ls = append(ls, l{string(e.Name), e.Protocol, e.Port})
+		}
+	}
+	var out []string
+	for _, e := range ls {
+		if ref.Port != nil && *ref.Port != e.port || !carries(e.protocol, kind) {
+			continue
+		}
+		out = append(out, e.name)
+	}
+	return out
+}
+
+func carries(p gwv1.ProtocolType, kind string) bool {
+	switch kind {
+	case "HTTPRoute", "GRPCRoute":
+		return p == gwv1.HTTPProtocolType || p == gwv1.HTTPSProtocolType
+	case "TLSRoute":
+		return p == gwv1.TLSProtocolType
+	case "TCPRoute":
+		return p == gwv1.TCPProtocolType || p == gwv1.TLSProtocolType
+	case "UDPRoute":
+		return p == gwv1.UDPProtocolType
+	}
+	return false
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -15,6 +17,8 @@ import (
 // level sees what the more specific ones claimed.
 func (a *attacher) layered(of []*Policy) {
 	g := newScopeGraph()
+	a.parents = a.parentPolicies(of)
+	a.merged = map[scope]map[scope]bool{}
 	isGateway := func(t Target) bool { return t.Kind == "Gateway" }
 	isSet := func(t Target) bool { return t.Kind == "ListenerSet" }
 	isRoute := func(t Target) bool { return !isGateway(t) && !isSet(t) }
@@ -94,6 +98,9 @@ func (a *attacher) onRoute(p *Policy, t Target, g *scopeGraph) {
 		a.refuse(p, t, refs, conflict(a.kind, what))
 		return
 	}
+	if p.MergeType != nil {
+		a.merge(p, rt, routeScope)
+	}
 	a.accept(p, t, level, refs)
 	if t.Section != "" {
 		return
@@ -146,6 +153,7 @@ func (a *attacher) onListenerSet(p *Policy, t Target, g *scopeGraph) {
 		g.add(scope{level: LevelGateway, key: ls.Gateway}, own)
 	}
 	a.accept(p, t, level, refs)
+	a.mergedInto(p, refs, own)
 	a.overridden(p, refs, a.overrideMessage(g, own))
 }
 
@@ -178,13 +186,108 @@ func (a *attacher) onGateway(p *Policy, t Target, g *scopeGraph) {
 		g.add(scope{level: LevelGateway, key: key}, own)
 	}
 	a.accept(p, t, level, refs)
+	a.mergedInto(p, refs, own)
 	a.overridden(p, refs, a.overrideMessage(g, own))
 }
 
 func (a *attacher) overrideMessage(g *scopeGraph, own scope) string {
-	d := describeScopes(g.overriding(own))
+	over := g.overriding(own)
+	for s := range a.merged[own] {
+		delete(over, s) // a route merged into the policy is not said to override it
+	}
+	d := describeScopes(over)
 	if d == "" {
 		return ""
 	}
 	return "This policy is being overridden by other " + a.kind.plural() + " for " + d
+}
+
+// parentPolicies maps each Gateway, Gateway listener, ListenerSet and
+// ListenerSet listener scope to the first policy naming it (EG's
+// gatewayPolicyMap and listenerSetPolicyMap, conflicts not considered):
+// the policy a route policy with spec.mergeType merges into.
+func (a *attacher) parentPolicies(of []*Policy) map[scope]*Policy {
+	out := map[scope]*Policy{}
+	for _, p := range of {
+		for _, t := range a.x.targets(p, true) {
+			key := types.NamespacedName{Namespace: t.Namespace, Name: t.Name}
+			var s scope
+			switch t.Kind {
+			case "Gateway":
+				gw := a.x.gateways[key]
+				if gw == nil || t.Section != "" && !slices.Contains(gw.Listeners, t.Section) {
+					continue
+				}
+				s = scope{level: LevelGateway, key: key}
+				if t.Section != "" {
+					s = scope{level: LevelListener, key: key, section: t.Section}
+				}
+			case "ListenerSet":
+				ls := a.x.listenerSets[key]
+				if ls == nil || t.Section != "" && !slices.Contains(ls.Listeners, t.Section) {
+					continue
+				}
+				s = scope{level: LevelListenerSet, key: key}
+				if t.Section != "" {
+					s = scope{level: LevelListenerSetListener, key: key, section: t.Section}
+				}
+			default:
+				continue
+			}
+			if out[s] == nil {
+				out[s] = p
+			}
+		}
+	}
+	return out
+}
+
+// merge records a route policy with spec.mergeType merged, on each
+// listener the route attaches to, into the closest policy above it: the
+// listener's, else the Gateway's (for a ListenerSet's listener: the
+// listener's, the ListenerSet's, else the Gateway's). Its ancestor for
+// that listener says Merged; a listener with no policy above says
+// nothing. The specs themselves are not merged here.
+func (a *attacher) merge(p *Policy, rt *Route, routeScope scope) {
+	for _, par := range rt.Parents {
+		key := types.NamespacedName{Namespace: par.Namespace, Name: par.Name}
+		for _, l := range par.Listeners {
+			var chain []scope
+			ref := ancestorRef(par.Kind, key, l)
+			if par.Kind == "ListenerSet" {
+				ls := a.x.listenerSets[key]
+				if ls == nil {
+					continue
+				}
+				chain = []scope{{level: LevelListenerSetListener, key: key, section: l}, {level: LevelListenerSet, key: key}, {level: LevelGateway, key: ls.Gateway}}
+			} else {
+				chain = []scope{{level: LevelListener, key: key, section: l}, {level: LevelGateway, key: key}}
+			}
+			for _, s := range chain {
+				parent := a.parents[s]
+				if parent == nil {
+					continue
+				}
+				if a.merged[s] == nil {
+					a.merged[s] = map[scope]bool{}
+				}
+				a.merged[s][routeScope] = true
+				a.builder(p).set(ref, string(egv1a1.PolicyConditionMerged), metav1.ConditionTrue, egv1a1.PolicyReasonMerged,
+					fmt.Sprintf("Merged with policy %s/%s", parent.Namespace, parent.Name))
+				break
+			}
+		}
+	}
+}
+
+// mergedInto writes, on a Gateway or ListenerSet policy, the routes whose
+// policies were merged into it.
+func (a *attacher) mergedInto(p *Policy, refs []gwv1.ParentReference, own scope) {
+	if len(a.merged[own]) == 0 {
+		return
+	}
+	msg := "This policy is being merged by other " + a.kind.plural() + " for " + describeScopes(a.merged[own])
+	for _, ref := range refs {
+		a.builder(p).set(ref, string(egv1a1.PolicyConditionMerged), metav1.ConditionTrue, egv1a1.PolicyReasonMerged, msg)
+	}
 }

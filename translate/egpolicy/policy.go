@@ -73,7 +73,8 @@ type Policy struct {
 	// PatchTarget is an EnvoyPatchPolicy's spec.targetRef.
 	PatchTarget *gwv1.LocalPolicyTargetReference
 	// MergeType is a BackendTrafficPolicy's or SecurityPolicy's
-	// spec.mergeType: set, a route policy is merged into its parent's.
+	// (or EnvoyExtensionPolicy's) spec.mergeType: set, a route policy is
+	// merged into its parent's.
 	MergeType *egv1a1.MergeType
 	// Deprecated maps the deprecated fields the policy sets to their
 	// replacements (EG warns about them).
@@ -128,7 +129,7 @@ func FromObject(o client.Object, src diag.Source) (p Policy, ok bool) {
 			}
 		}
 	case *egv1a1.EnvoyExtensionPolicy:
-		p.Kind, p.Targets = EnvoyExtension, v.Spec.PolicyTargetReferences
+		p.Kind, p.Targets, p.MergeType = EnvoyExtension, v.Spec.PolicyTargetReferences, v.Spec.MergeType
 	case *egv1a1.EnvoyPatchPolicy:
 		t := v.Spec.TargetRef
 		p.Kind, p.PatchTarget = EnvoyPatch, &t

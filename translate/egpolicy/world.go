@@ -68,6 +68,9 @@ type Parent struct {
 	Kind            string
 	Namespace, Name string
 	SectionName     *gwv1.SectionName
+	// Listeners are the listeners of the parent the route attaches to
+	// through this parentRef, which a merged policy's ancestors name.
+	Listeners []string
 }
 
 // index is the World by key, built once per Attach.
