@@ -71,6 +71,7 @@ func translateOn(in Input, opts Options, sp spread) Output {
 		return Output{Status: out.Status}
 	}
 	slices.SortFunc(out.IR.Gateways, func(a, b ir.Gateway) int { return cmp.Compare(a.Name, b.Name) })
+	w.addPolicyEffects(&out)
 	out.Elsewhere = elsewhereRoutes(w, routes, parentsOf)
 	out.Findings = append(out.Findings, w.backendTLS.policyFindings(out.Status.BackendTLSPolicies, in.Sources)...)
 	out.Findings = append(out.Findings, w.assumed.findings()...)
