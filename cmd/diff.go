@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"bytes"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +15,7 @@ import (
 	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/offline/load"
 	"github.com/gwsim/gwsim/offline/scheme"
+	"github.com/gwsim/gwsim/offline/validate"
 	"github.com/gwsim/gwsim/translate/diff"
 )
 
@@ -154,16 +158,12 @@ func (d *diffFlags) run(c *cobra.Command, args []string, streams Streams, env En
 	if slices.Contains(oldFlags.Files, "-") && slices.Contains(d.pipeline.Files, "-") {
 		return usageErrorf("standard input (-) can be OLD or NEW, not both")
 	}
-	before, err := runPipeline(c.Context(), &oldFlags, streams, env)
+	before, after, err := runSides(c.Context(), &oldFlags, &d.pipeline, streams, env)
 	if err != nil {
 		return err
 	}
 	if rename != nil {
 		rename(before.Findings)
-	}
-	after, err := runPipeline(c.Context(), &d.pipeline, streams, env)
-	if err != nil {
-		return err
 	}
 	report := diff.Compare(
 		diff.Side{Output: before.Result.Output, Findings: before.Findings, Objects: objectsByRef(before.Result.Objects)},
@@ -179,6 +179,41 @@ func (d *diffFlags) run(c *cobra.Command, args []string, streams Streams, env En
 		return &exitError{code: exitFindings}
 	}
 	return nil
+}
+
+// runSides runs the pipeline on OLD and on NEW. Under --channel auto the
+// two sides must be admitted under one channel, or the diff would show
+// what the channel changes (pruned and defaulted fields) as a change of
+// the input: when one side needs the experimental channel, the other is
+// run again under it. That side then has no GWS1021 finding of its own,
+// so the diff lists the channel choice as introduced or fixed, which is
+// what the change does to the CRDs a cluster needs. Standard input, which
+// cannot be read twice, is kept as the first run reads it.
+func runSides(ctx context.Context, oldFlags, newFlags *pipelineFlags, streams Streams, env Env) (before, after outcome, err error) {
+	var stdin bytes.Buffer
+	first := streams
+	first.In = io.TeeReader(streams.In, &stdin)
+	if before, err = runPipeline(ctx, oldFlags, first, env); err != nil {
+		return before, after, err
+	}
+	if after, err = runPipeline(ctx, newFlags, first, env); err != nil {
+		return before, after, err
+	}
+	if newFlags.Channel != string(load.ChannelAuto) || before.Channel == after.Channel {
+		return before, after, nil
+	}
+	again := streams
+	again.In = bytes.NewReader(stdin.Bytes())
+	if before.Channel == validate.Standard {
+		flags := *oldFlags
+		flags.Channel = string(validate.Experimental)
+		before, err = runPipeline(ctx, &flags, again, env)
+	} else {
+		flags := *newFlags
+		flags.Channel = string(validate.Experimental)
+		after, err = runPipeline(ctx, &flags, again, env)
+	}
+	return before, after, err
 }
 
 // objectsByRef keys objects by the reference findings use.

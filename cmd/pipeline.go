@@ -58,6 +58,9 @@ type outcome struct {
 	// Columns is the width of the terminal stdout is, or 0 when it is
 	// none; set for check only.
 	Columns int
+	// Channel is the CRD channel the objects were admitted under (the one
+	// --channel auto chose, or the one asked for).
+	Channel validate.Channel
 }
 
 // runPipeline is the one path from flags to results that every command
@@ -142,6 +145,7 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 		Assumed:    nAssumed,
 		Sources:    loaded.Sources,
 		Policies:   loaded.Policies,
+		Channel:    loaded.Channel,
 	}
 	if p.Verbose {
 		printVerbose(streams.Err, out, nLoaded, p.Findings.configPath)
