@@ -48,6 +48,40 @@ func AddSecurity(dst *ir.Policies, sp *egv1a1.SecurityPolicy) {
 	if s.CSRF != nil {
 		dst.NotSimulated = deciding(dst.NotSimulated, ref, "spec.csrf", "CSRF protection (a 403 for a cross-origin request that changes state)")
 	}
+	dst.NotSimulated = append(dst.NotSimulated, securityNotSimulated(ref, s)...)
+}
+
+// securityNotSimulated lists what the simulated authentications do besides
+// letting a request through or not: the headers they add to or remove
+// from the forwarded request, and the OIDC flow past the login redirect.
+// None decides whether the request is answered.
+func securityNotSimulated(ref ir.PolicyRef, s egv1a1.SecurityPolicySpec) []ir.PolicyField {
+	var out []ir.PolicyField
+	if a := s.APIKeyAuth; a != nil && (a.ForwardClientIDHeader != nil || a.Sanitize != nil) {
+		out = unsimulated(out, ref, "spec.apiKeyAuth", "the client ID header and the key's removal from the forwarded request")
+	}
+	if b := s.BasicAuth; b != nil && b.ForwardUsernameHeader != nil {
+		out = unsimulated(out, ref, "spec.basicAuth.forwardUsernameHeader", "the username header on the forwarded request")
+	}
+	if j := s.JWT; j != nil {
+		for i, p := range j.Providers {
+			if len(p.ClaimToHeaders) > 0 {
+				out = unsimulated(out, ref, fmt.Sprintf("spec.jwt.providers[%d].claimToHeaders", i), "claims copied to headers of the forwarded request")
+			}
+			if p.RecomputeRoute != nil && *p.RecomputeRoute {
+				out = deciding(out, ref, fmt.Sprintf("spec.jwt.providers[%d].recomputeRoute", i), "routing again on the claims' headers")
+			}
+		}
+	}
+	if o := s.OIDC; o != nil {
+		if o.DenyRedirect != nil {
+			out = deciding(out, ref, "spec.oidc.denyRedirect", "a 401 instead of the login redirect for matching requests")
+		}
+		if o.ForwardAccessToken != nil || o.ForwardIDToken != nil || o.LogoutPath != nil || o.RefreshToken != nil {
+			out = unsimulated(out, ref, "spec.oidc", "token forwarding, logout and refresh")
+		}
+	}
+	return out
 }
 
 // cors converts a policy's CORS; without maxAge no Access-Control-Max-Age

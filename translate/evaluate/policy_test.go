@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"encoding/base64"
+	"math/rand/v2"
 	"net/http"
 	"testing"
 
@@ -145,5 +146,27 @@ func TestClientSettings(t *testing.T) {
 				t.Errorf("routed path %q, want %q", res.Forwarded.Path, tt.routed)
 			}
 		})
+	}
+}
+
+// TestExchangeOverride checks that a response override replaces a
+// backend's answer when its source allows, and that the listener's late
+// response headers go on every answer.
+func TestExchangeOverride(t *testing.T) {
+	p := &ir.Policies{ResponseOverrides: []ir.ResponseOverride{{Policy: btpRef, Codes: []ir.StatusSpan{{From: 500, To: 599}}, Source: "Backend", Status: 503, ContentType: "text/plain"}}}
+	model := policyRoute(p)
+	model.Gateways[0].Clusters = []ir.Cluster{{Name: "default/app:80", Endpoints: []ir.Endpoint{{Address: "10.0.0.1", Port: 80}}}}
+	model.Gateways[0].Listeners[0].Listeners[0].Client = &ir.ClientSettings{MergeSlashes: true, EscapedSlashes: "KeepUnchanged", HeadersWithUnderscores: "Allow",
+		LateResponseHeaders: &ir.HeaderModifier{Set: []ir.Header{{Name: "X-Edge", Value: "1"}}}}
+	res := Evaluate(model, Request{Host: "example.org", Port: 80, Headers: http.Header{}})
+	for _, tt := range []struct {
+		backend int
+		want    int
+		outcome Outcome
+	}{{200, 200, Routed}, {502, 503, ResponseOverridden}} {
+		got := Exchange(res, func(Target) Answer { return Answer{Status: tt.backend} }, rand.New(rand.NewPCG(1, 2)))
+		if got.Status != tt.want || got.Outcome != tt.outcome || got.Headers.Get("X-Edge") != "1" {
+			t.Errorf("backend %d: got %s %d %v, want %s %d with X-Edge", tt.backend, got.Outcome, got.Status, got.Headers, tt.outcome, tt.want)
+		}
 	}
 }
