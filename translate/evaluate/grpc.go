@@ -1,7 +1,10 @@
 package evaluate
 
 import (
+	"fmt"
 	"net/http"
+
+	"github.com/gwsim/gwsim/translate/ir"
 )
 
 // GRPCCall is the request a gRPC client sends for one call: an HTTP/2 POST
@@ -30,7 +33,31 @@ func GRPCStatus(res Result) string {
 	if res.Outcome == Routed {
 		return "OK"
 	}
+	if a := faultAbort(res); a != nil && a.GRPCStatus != nil {
+		return grpcCodeName(*a.GRPCStatus)
+	}
 	return GRPCStatusOfHTTP(res.Status)
+}
+
+// faultAbort is the fault abort that answered res, nil if none did.
+func faultAbort(res Result) *ir.FaultAbort {
+	if res.Outcome != FaultAborted || res.Route == nil || res.Route.Policies == nil {
+		return nil
+	}
+	return res.Route.Policies.FaultAbort
+}
+
+// grpcCodes are the gRPC status codes' names, by number.
+var grpcCodes = [...]string{"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+	"ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+	"UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"}
+
+// grpcCodeName names gRPC status code c.
+func grpcCodeName(c int32) string {
+	if c >= 0 && int(c) < len(grpcCodes) {
+		return grpcCodes[c]
+	}
+	return fmt.Sprintf("code %d", c)
 }
 
 // GRPCStatusOfHTTP is the gRPC status of an HTTP status that a gRPC client

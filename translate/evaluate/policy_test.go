@@ -170,3 +170,13 @@ func TestExchangeOverride(t *testing.T) {
 		}
 	}
 }
+
+// TestGRPCAbort checks that a fault abort given as a gRPC status is a 200
+// carrying it.
+func TestGRPCAbort(t *testing.T) {
+	code := int32(14)
+	res := Evaluate(policyRoute(&ir.Policies{FaultAbort: &ir.FaultAbort{Policy: btpRef, GRPCStatus: &code, Percent: 100}}), Request{Host: "example.org", Port: 80, Headers: http.Header{}})
+	if res.Outcome != FaultAborted || res.Status != 200 || GRPCStatus(res) != "UNAVAILABLE" {
+		t.Errorf("got %s %d %s, want FaultAborted 200 UNAVAILABLE", res.Outcome, res.Status, GRPCStatus(res))
+	}
+}
