@@ -92,6 +92,9 @@ func (c Code) matches(f Finding) bool {
 		strings.Contains(f.Message, c.Marker)
 }
 
+// egPolicyKinds are Envoy Gateway's policy kinds, as findings name them.
+var egPolicyKinds = []string{"BackendTrafficPolicy", "ClientTrafficPolicy", "SecurityPolicy", "EnvoyExtensionPolicy", "EnvoyPatchPolicy"}
+
 // MarkerListenerSetParent begins the message of a route's finding about a
 // parentRef to a ListenerSet outside the input.
 const MarkerListenerSetParent = "parentRef names ListenerSet "
@@ -234,6 +237,16 @@ var codes = []Code{
 		Help: "Create the GatewayClass the Gateway names, or fix spec.gatewayClassName."},
 	{ID: "GWS4008", Group: GroupAttachment, Reason: ReasonNoParentRefs, Title: "Route names no parent",
 		Help: "Add a parentRef naming the Gateway (or ListenerSet) the route is for."},
+	{ID: "GWS4020", Group: GroupAttachment, Reason: ReasonPolicyNotAttached, Title: "Policy attaches to nothing (Envoy Gateway)",
+		Help: "Point the policy's targetRefs or targetSelectors at a Gateway, listener or route of an Envoy Gateway Gateway in the policy's namespace (or grant the selector's cross-namespace reach)."},
+	{ID: "GWS4021", Group: GroupAttachment, Reason: "Conflicted", Kinds: egPolicyKinds, Title: "Policy conflicts with an older one of its kind (Envoy Gateway)",
+		Help: "Target each Gateway, listener, route or rule with one policy of a kind; the oldest (then by namespace and name) wins. Merge the two, or target a more specific section."},
+	{ID: "GWS4022", Group: GroupAttachment, Reason: "TargetNotFound", Kinds: egPolicyKinds, Title: "Policy sectionName names no section (Envoy Gateway)",
+		Help: "Name a listener of the Gateway or ListenerSet, or the name of a rule of the route (rules need a name to be targeted)."},
+	{ID: "GWS4023", Group: GroupAttachment, Reason: "Invalid", Kinds: egPolicyKinds, Title: "Policy target refused (Envoy Gateway)",
+		Help: "Fix the policy's target as the message says (an EnvoyPatchPolicy targets a Gateway, or its GatewayClass when the class merges Gateways)."},
+	{ID: "GWS4024", Group: GroupAttachment, Reason: ReasonPolicyFullyOverridden, Title: "Policy fully overridden (Envoy Gateway)",
+		Help: "Remove the policy, or drop the more specific policies that take every section from it; it applies nowhere as it is."},
 
 	// Routing: traffic that goes elsewhere than the manifests suggest.
 	{ID: "GWS5001", Group: GroupRouting, Reason: "HostnameConflict", Title: "Listener hostname conflict",

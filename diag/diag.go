@@ -169,6 +169,14 @@ const (
 	// Gateway, listener, route or Service through targetRefs; its effect is
 	// not simulated.
 	ReasonPolicyNotSimulated = "PolicyNotSimulated"
+	// ReasonPolicyNotAttached: an Envoy Gateway policy none of whose
+	// targets is a Gateway, listener or route that Envoy Gateway handles
+	// in the input: it has no effect and no status.
+	ReasonPolicyNotAttached = "PolicyNotAttached"
+	// ReasonPolicyFullyOverridden: an Envoy Gateway policy each part of
+	// whose target (every listener, every rule) has a more specific policy
+	// of its kind, so it applies nowhere.
+	ReasonPolicyFullyOverridden = "PolicyFullyOverridden"
 	// ReasonAdmissionRejected: the API server would reject the object (CRD
 	// schema, CEL rule or metadata validation); gwsim leaves it out.
 	ReasonAdmissionRejected = "AdmissionRejected"

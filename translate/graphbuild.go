@@ -30,6 +30,7 @@ func BuildGraph(in Input, out Output) graph.Graph {
 	b.routesFromIR(out.IR)
 	b.routeProblems(out.Status.Routes)
 	b.policies(in.BackendTLSPolicies, out)
+	b.egPolicies(out)
 	return b.graph()
 }
 

@@ -77,6 +77,8 @@ func translateOn(in Input, opts Options, sp spread) Output {
 	out.Findings = append(out.Findings, w.assumed.findings()...)
 	out.Findings = append(out.Findings, w.assumed.extensionFindings()...)
 	out.Findings = append(out.Findings, w.egFilterFindings()...)
+	out.EGPolicies = egPolicies(in, opts, out.Status)
+	out.Findings = append(out.Findings, egPolicyFindings(out.EGPolicies, in, opts)...)
 	out.Findings = diag.Sort(out.Findings)
 	return out
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/profile"
+	"github.com/gwsim/gwsim/translate/egpolicy"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
@@ -120,6 +121,10 @@ type Output struct {
 	// Elsewhere are the HTTP and gRPC routes no Gateway of the input
 	// places (see ir.RouteElsewhere), in input order; nil with StatusOnly.
 	Elsewhere []ir.RouteElsewhere
+	// EGPolicies is where Envoy Gateway's policies attach and the status
+	// they get (translate/egpolicy); nil with StatusOnly or when the
+	// input holds none.
+	EGPolicies *egpolicy.Result
 }
 
 // Status holds the status gwsim's controller owns, per object. Objects that

@@ -31,6 +31,8 @@ type Refusal struct {
 	Policy  *Policy
 	Target  Target
 	Problem Problem
+	// Winner is, for a conflict, the policy that holds the target.
+	Winner *Policy
 }
 
 // Result is what Attach decides.
@@ -49,6 +51,31 @@ type Result struct {
 	Overridden map[Kind]map[types.NamespacedName]string
 	// Policies are the policies Attach read, sorted (Sort).
 	Policies []Policy
+
+	x *index
+}
+
+// Sections returns the sections of an attachment's whole target that a
+// more specific policy could take from it: a Gateway's or ListenerSet's
+// listeners, a route's rules when every rule has a name. It is nil for an
+// attachment to a section, or to a route with an unnamed rule.
+func (r *Result) Sections(a Attachment) []string {
+	key := types.NamespacedName{Namespace: a.Target.Namespace, Name: a.Target.Name}
+	switch a.Level {
+	case LevelGateway:
+		if g := r.x.gateways[key]; g != nil {
+			return g.Listeners
+		}
+	case LevelListenerSet:
+		if ls := r.x.listenerSets[key]; ls != nil {
+			return ls.Listeners
+		}
+	case LevelRoute:
+		if rt := r.x.routes[routeKey{a.Target.Kind, key}]; rt != nil && len(rt.RuleNames) == rt.Rules {
+			return rt.RuleNames
+		}
+	}
+	return nil
 }
 
 // Attach decides where every policy attaches and writes its ancestors.
@@ -59,6 +86,7 @@ func Attach(w *World, ps []Policy, opts Options) *Result {
 	r := &Result{Ancestors: map[Kind]map[types.NamespacedName][]gwv1.PolicyAncestorStatus{},
 		Overridden: map[Kind]map[types.NamespacedName]string{}, Policies: sorted}
 	x := newIndex(w)
+	r.x = x
 	for _, k := range Kinds {
 		var of []*Policy
 		for i := range r.Policies {
@@ -90,8 +118,9 @@ type attacher struct {
 	opts   Options
 	kind   Kind
 	status map[*Policy]*statusBuilder
-	// claimed holds the scopes a policy of the kind has attached to.
-	claimed map[scope]bool
+	// claimed holds the scopes a policy of the kind has attached to, and
+	// the policy that did.
+	claimed map[scope]*Policy
 	// parents are the policies route policies merge into (layered
 	// kinds), and merged the route scopes merged under each scope.
 	parents map[scope]*Policy
@@ -107,23 +136,28 @@ func (a *attacher) builder(p *Policy) *statusBuilder {
 	return b
 }
 
-func (a *attacher) claim(s scope) bool {
+// claim gives s to p unless another policy holds it, which it returns.
+func (a *attacher) claim(s scope, p *Policy) (holder *Policy) {
 	if a.claimed == nil {
-		a.claimed = map[scope]bool{}
+		a.claimed = map[scope]*Policy{}
 	}
-	if a.claimed[s] {
-		return false
+	if h := a.claimed[s]; h != nil {
+		return h
 	}
-	a.claimed[s] = true
-	return true
+	a.claimed[s] = p
+	return nil
 }
 
 func (a *attacher) refuse(p *Policy, t Target, refs []gwv1.ParentReference, pr Problem) {
+	a.refuseFor(p, t, refs, pr, nil)
+}
+
+func (a *attacher) refuseFor(p *Policy, t Target, refs []gwv1.ParentReference, pr Problem, winner *Policy) {
 	for _, ref := range refs {
 		a.builder(p).refuse(ref, pr)
 	}
 	if len(refs) > 0 {
-		a.r.Refusals = append(a.r.Refusals, Refusal{Policy: p, Target: t, Problem: pr})
+		a.r.Refusals = append(a.r.Refusals, Refusal{Policy: p, Target: t, Problem: pr, Winner: winner})
 	}
 }
 
@@ -163,9 +197,9 @@ func (a *attacher) finish(of []*Policy) {
 }
 
 func conflict(kind Kind, what string) Problem {
-	return Problem{Reason: gwv1.PolicyReasonConflicted, Message: fmt.Sprintf("Unable to target %s, another %s has already attached to it", what, kind)}
+	return Problem{Reason: string(gwv1.PolicyReasonConflicted), Message: fmt.Sprintf("Unable to target %s, another %s has already attached to it", what, kind)}
 }
 
 func notFound(msg string) Problem {
-	return Problem{Reason: gwv1.PolicyReasonTargetNotFound, Message: msg}
+	return Problem{Reason: string(gwv1.PolicyReasonTargetNotFound), Message: msg}
 }

@@ -72,7 +72,7 @@ func BuildWorld(o Objects, j Judge) *World {
 		if kind == "" {
 			continue
 		}
-		rt := Route{Object: objectOf(ro), Kind: kind, RuleNames: rules}
+		rt := Route{Object: objectOf(ro), Kind: kind, RuleNames: rules, Rules: ruleCount(ro)}
 		for _, ref := range refs {
 			if !j.Handles(ro, ref) {
 				continue
@@ -187,4 +187,20 @@ func carries(p gwv1.ProtocolType, kind string) bool {
 		return p == gwv1.UDPProtocolType
 	}
 	return false
+}
+
+func ruleCount(o client.Object) int {
+	switch r := o.(type) {
+	case *gwv1.HTTPRoute:
+		return len(r.Spec.Rules)
+	case *gwv1.GRPCRoute:
+		return len(r.Spec.Rules)
+	case *gwv1.TLSRoute:
+		return len(r.Spec.Rules)
+	case *gwv1.TCPRoute:
+		return len(r.Spec.Rules)
+	case *gwv1.UDPRoute:
+		return len(r.Spec.Rules)
+	}
+	return 0
 }

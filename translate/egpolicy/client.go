@@ -19,12 +19,12 @@ import (
 func (a *attacher) clientTraffic(of []*Policy) {
 	// sections holds, per Gateway, the sections claimed: a Gateway
 	// listener by name, a ListenerSet listener as "ns/name/listener".
-	sections := map[types.NamespacedName]map[string]bool{}
-	claim := func(gw types.NamespacedName, s string) {
+	sections := map[types.NamespacedName]map[string]*Policy{}
+	claim := func(gw types.NamespacedName, s string, p *Policy) {
 		if sections[gw] == nil {
-			sections[gw] = map[string]bool{}
+			sections[gw] = map[string]*Policy{}
 		}
-		sections[gw][s] = true
+		sections[gw][s] = p
 	}
 	for _, p := range of {
 		for _, t := range references(p) {
@@ -44,16 +44,16 @@ func (a *attacher) clientTraffic(of []*Policy) {
 				a.refuse(p, t, refs, pr)
 				continue
 			}
-			if sections[gw][sectionKey] {
-				a.refuse(p, t, refs, Problem{Reason: gwv1.PolicyReasonConflicted,
-					Message: fmt.Sprintf("Unable to target section of %s, another ClientTrafficPolicy has already attached to it", t.Name)})
+			if holder := sections[gw][sectionKey]; holder != nil {
+				a.refuseFor(p, t, refs, Problem{Reason: string(gwv1.PolicyReasonConflicted),
+					Message: fmt.Sprintf("Unable to target section of %s, another ClientTrafficPolicy has already attached to it", t.Name)}, holder)
 				continue
 			}
-			claim(gw, sectionKey)
+			claim(gw, sectionKey, p)
 			a.accept(p, t, level, refs)
 		}
 	}
-	wholes := map[types.NamespacedName]map[string]bool{}
+	wholes := map[types.NamespacedName]map[string]*Policy{}
 	for _, pass := range []string{"ListenerSet", "Gateway"} {
 		for _, p := range of {
 			for _, t := range a.x.targets(p, true) {
@@ -69,8 +69,8 @@ func (a *attacher) clientTraffic(of []*Policy) {
 					ref, scopeKey, level = ancestorRef("ListenerSet", ls.Key(), ""), "listenerset/"+ls.Namespace+"/"+ls.Name, LevelListenerSet
 				}
 				refs := []gwv1.ParentReference{ref}
-				if wholes[gw][scopeKey] {
-					a.refuse(p, t, refs, conflict(ClientTraffic, t.Kind+" "+t.Name))
+				if holder := wholes[gw][scopeKey]; holder != nil {
+					a.refuseFor(p, t, refs, conflict(ClientTraffic, t.Kind+" "+t.Name), holder)
 					continue
 				}
 				var overriding []string
@@ -87,12 +87,14 @@ func (a *attacher) clientTraffic(of []*Policy) {
 					a.overridden(p, refs, fmt.Sprintf("There are existing ClientTrafficPolicies that are overriding these sections %v", overriding))
 				}
 				if wholes[gw] == nil {
-					wholes[gw] = map[string]bool{}
+					wholes[gw] = map[string]*Policy{}
 				}
-				wholes[gw][scopeKey] = true
+				wholes[gw][scopeKey] = p
 				if ls != nil {
 					for _, l := range ls.Listeners {
-						claim(gw, ls.Namespace+"/"+ls.Name+"/"+l)
+						if sections[gw][ls.Namespace+"/"+ls.Name+"/"+l] == nil {
+							claim(gw, ls.Namespace+"/"+ls.Name+"/"+l, p)
+						}
 					}
 				}
 				a.accept(p, t, level, refs)

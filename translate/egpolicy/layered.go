@@ -90,12 +90,12 @@ func (a *attacher) onRoute(p *Policy, t Target, g *scopeGraph) {
 			return
 		}
 	}
-	if !a.claim(own) {
+	if holder := a.claim(own, p); holder != nil {
 		what := t.Kind + " " + t.Name
 		if t.Section != "" {
 			what = "RouteRule " + t.Name + "/" + t.Section
 		}
-		a.refuse(p, t, refs, conflict(a.kind, what))
+		a.refuseFor(p, t, refs, conflict(a.kind, what), holder)
 		return
 	}
 	if p.MergeType != nil {
@@ -138,12 +138,12 @@ func (a *attacher) onListenerSet(p *Policy, t Target, g *scopeGraph) {
 			return
 		}
 	}
-	if !a.claim(own) {
+	if holder := a.claim(own, p); holder != nil {
 		what := "ListenerSet " + t.Name
 		if t.Section != "" {
 			what = "Listener " + t.Name + "/" + t.Section
 		}
-		a.refuse(p, t, refs, conflict(a.kind, what))
+		a.refuseFor(p, t, refs, conflict(a.kind, what), holder)
 		return
 	}
 	if t.Section != "" {
@@ -174,12 +174,12 @@ func (a *attacher) onGateway(p *Policy, t Target, g *scopeGraph) {
 			return
 		}
 	}
-	if !a.claim(own) {
+	if holder := a.claim(own, p); holder != nil {
 		what := "Gateway " + t.Name
 		if t.Section != "" {
 			what = "Listener " + key.String() + "/" + t.Section
 		}
-		a.refuse(p, t, refs, conflict(a.kind, what))
+		a.refuseFor(p, t, refs, conflict(a.kind, what), holder)
 		return
 	}
 	if t.Section != "" {
@@ -272,7 +272,7 @@ func (a *attacher) merge(p *Policy, rt *Route, routeScope scope) {
 					a.merged[s] = map[scope]bool{}
 				}
 				a.merged[s][routeScope] = true
-				a.builder(p).set(ref, string(egv1a1.PolicyConditionMerged), metav1.ConditionTrue, egv1a1.PolicyReasonMerged,
+				a.builder(p).set(ref, string(egv1a1.PolicyConditionMerged), metav1.ConditionTrue, string(egv1a1.PolicyReasonMerged),
 					fmt.Sprintf("Merged with policy %s/%s", parent.Namespace, parent.Name))
 				break
 			}
@@ -288,6 +288,6 @@ func (a *attacher) mergedInto(p *Policy, refs []gwv1.ParentReference, own scope)
 	}
 	msg := "This policy is being merged by other " + a.kind.plural() + " for " + describeScopes(a.merged[own])
 	for _, ref := range refs {
-		a.builder(p).set(ref, string(egv1a1.PolicyConditionMerged), metav1.ConditionTrue, egv1a1.PolicyReasonMerged, msg)
+		a.builder(p).set(ref, string(egv1a1.PolicyConditionMerged), metav1.ConditionTrue, string(egv1a1.PolicyReasonMerged), msg)
 	}
 }

@@ -29,7 +29,7 @@ func (a *attacher) patch(of []*Policy) {
 			g, k := gwv1.Group(gwv1.GroupName), gwv1.Kind("GatewayClass")
 			ref = gwv1.ParentReference{Group: &g, Kind: &k, Name: tr.Name}
 			if !a.x.w.MergedClasses[string(tr.Name)] {
-				a.refuse(p, t, []gwv1.ParentReference{ref}, Problem{Reason: gwv1.PolicyReasonInvalid, Message: fmt.Sprintf(
+				a.refuse(p, t, []gwv1.ParentReference{ref}, Problem{Reason: string(gwv1.PolicyReasonInvalid), Message: fmt.Sprintf(
 					"TargetRef.Group:%s TargetRef.Kind:%s TargetRef.Namespace:%s TargetRef.Name:%s not found or not accepted (MergeGateways=true).",
 					tr.Group, tr.Kind, p.Namespace, tr.Name)})
 				continue
@@ -43,7 +43,7 @@ func (a *attacher) patch(of []*Policy) {
 		}
 		refs := []gwv1.ParentReference{ref}
 		if string(tr.Group) != gwv1.GroupName || string(tr.Kind) != wantKind {
-			a.refuse(p, t, refs, Problem{Reason: gwv1.PolicyReasonInvalid, Message: fmt.Sprintf(
+			a.refuse(p, t, refs, Problem{Reason: string(gwv1.PolicyReasonInvalid), Message: fmt.Sprintf(
 				"TargetRef.Group:%s TargetRef.Kind:%s, only TargetRef.Group:%s and TargetRef.Kind:%s is supported.", tr.Group, tr.Kind, gwv1.GroupName, wantKind)})
 			continue
 		}

@@ -24,7 +24,9 @@ const (
 
 // Problem is a reason EG refuses a policy at one ancestor.
 type Problem struct {
-	Reason  gwv1.PolicyConditionReason
+	// Reason is a policy condition reason (Conflicted, TargetNotFound,
+	// Invalid).
+	Reason  string
 	Message string
 }
 
@@ -48,9 +50,9 @@ func (b *statusBuilder) entry(ref gwv1.ParentReference) *gwv1.PolicyAncestorStat
 	return &b.ancestors[len(b.ancestors)-1]
 }
 
-func (b *statusBuilder) set(ref gwv1.ParentReference, typ string, status metav1.ConditionStatus, reason gwv1.PolicyConditionReason, msg string) {
+func (b *statusBuilder) set(ref gwv1.ParentReference, typ string, status metav1.ConditionStatus, reason string, msg string) {
 	e := b.entry(ref)
-	meta.SetStatusCondition(&e.Conditions, metav1.Condition{Type: typ, Status: status, Reason: string(reason), Message: msg,
+	meta.SetStatusCondition(&e.Conditions, metav1.Condition{Type: typ, Status: status, Reason: reason, Message: msg,
 		ObservedGeneration: b.generation, LastTransitionTime: b.now})
 }
 
@@ -61,7 +63,7 @@ func (b *statusBuilder) refuse(ref gwv1.ParentReference, p Problem) {
 // accept writes Accepted=True unless the entry has an Accepted already.
 func (b *statusBuilder) accept(ref gwv1.ParentReference) {
 	if meta.FindStatusCondition(b.entry(ref).Conditions, string(gwv1.PolicyConditionAccepted)) == nil {
-		b.set(ref, string(gwv1.PolicyConditionAccepted), metav1.ConditionTrue, gwv1.PolicyReasonAccepted, msgAccepted)
+		b.set(ref, string(gwv1.PolicyConditionAccepted), metav1.ConditionTrue, string(gwv1.PolicyReasonAccepted), msgAccepted)
 	}
 }
 
@@ -79,11 +81,11 @@ func (b *statusBuilder) warnDeprecated(ref gwv1.ParentReference, deprecated map[
 	for i, k := range keys {
 		parts[i] = k + " is deprecated, use " + deprecated[k] + " instead"
 	}
-	b.set(ref, string(egv1a1.PolicyConditionWarning), metav1.ConditionTrue, egv1a1.PolicyReasonDeprecatedField, strings.Join(parts, "; "))
+	b.set(ref, string(egv1a1.PolicyConditionWarning), metav1.ConditionTrue, string(egv1a1.PolicyReasonDeprecatedField), strings.Join(parts, "; "))
 }
 
 func (b *statusBuilder) overridden(ref gwv1.ParentReference, msg string) {
-	b.set(ref, string(egv1a1.PolicyConditionOverridden), metav1.ConditionTrue, egv1a1.PolicyReasonOverridden, msg)
+	b.set(ref, string(egv1a1.PolicyConditionOverridden), metav1.ConditionTrue, string(egv1a1.PolicyReasonOverridden), msg)
 }
 
 // done returns the ancestors, cut to MaxAncestors as EG cuts them: the
@@ -97,7 +99,7 @@ func (b *statusBuilder) done() []gwv1.PolicyAncestorStatus {
 		return cmp.Or(cmp.Compare(rank(x), rank(y)), cmp.Compare(ns(x.AncestorRef), ns(y.AncestorRef)), cmp.Compare(x.AncestorRef.Name, y.AncestorRef.Name))
 	})
 	b.ancestors = b.ancestors[:MaxAncestors]
-	b.set(b.ancestors[MaxAncestors-1].AncestorRef, string(egv1a1.PolicyConditionAggregated), metav1.ConditionTrue, egv1a1.PolicyReasonAggregated, msgAggregated)
+	b.set(b.ancestors[MaxAncestors-1].AncestorRef, string(egv1a1.PolicyConditionAggregated), metav1.ConditionTrue, string(egv1a1.PolicyReasonAggregated), msgAggregated)
 	return b.ancestors
 }
 

@@ -59,7 +59,9 @@ type Route struct {
 	Object
 	Kind      string
 	RuleNames []string
-	Parents   []Parent
+	// Rules is the number of rules, named or not.
+	Rules   int
+	Parents []Parent
 }
 
 // Parent is one handled parentRef of a route.

@@ -52,7 +52,10 @@ const (
 	EdgeAttach = "attach"
 	// EdgeBackend joins a route to a backend it forwards to.
 	EdgeBackend = "backend"
-	// EdgePolicy joins a BackendTLSPolicy to a backend it applies to.
+	// EdgePolicy joins a BackendTLSPolicy to a backend it applies to,
+	// and an Envoy Gateway policy to the Gateway, listener, ListenerSet or
+	// route it targets (labelled with the rule for a route rule, and
+	// marked with the condition when it is refused there).
 	EdgePolicy = "policy"
 	// EdgeGrant joins a ReferenceGrant to a backend in its namespace
 	// that a route in another namespace may use because of it.
