@@ -51,8 +51,8 @@ type Result struct {
 	Overridden map[Kind]map[types.NamespacedName]string
 	// Policies are the policies Attach read, sorted (Sort).
 	Policies []Policy
-
-	x *index
+	// World is what Attach looked at.
+	World *World
 }
 
 // Sections returns the sections of an attachment's whole target that a
@@ -61,17 +61,18 @@ type Result struct {
 // attachment to a section, or to a route with an unnamed rule.
 func (r *Result) Sections(a Attachment) []string {
 	key := types.NamespacedName{Namespace: a.Target.Namespace, Name: a.Target.Name}
+	x := newIndex(r.World)
 	switch a.Level {
 	case LevelGateway:
-		if g := r.x.gateways[key]; g != nil {
+		if g := x.gateways[key]; g != nil {
 			return g.Listeners
 		}
 	case LevelListenerSet:
-		if ls := r.x.listenerSets[key]; ls != nil {
+		if ls := x.listenerSets[key]; ls != nil {
 			return ls.Listeners
 		}
 	case LevelRoute:
-		if rt := r.x.routes[routeKey{a.Target.Kind, key}]; rt != nil && len(rt.RuleNames) == rt.Rules {
+		if rt := x.routes[routeKey{a.Target.Kind, key}]; rt != nil && len(rt.RuleNames) == rt.Rules {
 			return rt.RuleNames
 		}
 	}
@@ -86,7 +87,7 @@ func Attach(w *World, ps []Policy, opts Options) *Result {
 	r := &Result{Ancestors: map[Kind]map[types.NamespacedName][]gwv1.PolicyAncestorStatus{},
 		Overridden: map[Kind]map[types.NamespacedName]string{}, Policies: sorted}
 	x := newIndex(w)
-	r.x = x
+	r.World = w
 	for _, k := range Kinds {
 		var of []*Policy
 		for i := range r.Policies {

@@ -52,8 +52,16 @@ func (b *statusBuilder) entry(ref gwv1.ParentReference) *gwv1.PolicyAncestorStat
 
 func (b *statusBuilder) set(ref gwv1.ParentReference, typ string, status metav1.ConditionStatus, reason string, msg string) {
 	e := b.entry(ref)
-	meta.SetStatusCondition(&e.Conditions, metav1.Condition{Type: typ, Status: status, Reason: reason, Message: msg,
-		ObservedGeneration: b.generation, LastTransitionTime: b.now})
+	c := metav1.Condition{Type: typ, Status: status, Reason: reason, Message: msg, ObservedGeneration: b.generation, LastTransitionTime: b.now}
+	// As EG's MergeConditions: a condition of the type is replaced in
+	// place, else added. (meta.SetStatusCondition would stamp the clock.)
+	for i := range e.Conditions {
+		if e.Conditions[i].Type == typ {
+			e.Conditions[i] = c
+			return
+		}
+	}
+	e.Conditions = append(e.Conditions, c)
 }
 
 func (b *statusBuilder) refuse(ref gwv1.ParentReference, p Problem) {
