@@ -64,11 +64,13 @@ func overrideWords(o *ir.ResponseOverride, from int) string {
 	if o.Location != "" {
 		return fmt.Sprintf("a %d to %s", o.Status, o.Location)
 	}
-	status := from
-	if o.Status != 0 {
-		status = o.Status
+	s := "its own status"
+	switch {
+	case o.Status != 0:
+		s = fmt.Sprintf("a %d", o.Status)
+	case from != 0:
+		s = fmt.Sprintf("a %d", from)
 	}
-	s := fmt.Sprintf("a %d", status)
 	if o.ContentType != "" {
 		s += fmt.Sprintf(", Content-Type %q", o.ContentType)
 	}

@@ -194,6 +194,13 @@ func forwardedPolicySteps(res *Result, p *ir.Policies) {
 		}
 		res.addPolicyStep(t.Policy, "timeouts", "timeouts: "+orWord(strings.Join(parts, ", "), "none set"), false)
 	}
+	for i := range p.ResponseOverrides {
+		o := &p.ResponseOverrides[i]
+		if o.Source == "Local" {
+			continue
+		}
+		res.addPolicyStep(o.Policy, "responseOverride", fmt.Sprintf("response override: a backend answer with status %s gets %s instead", spans(o.Codes), overrideWords(o, 0)), false)
+	}
 	if r := p.Retry; r != nil {
 		msg := fmt.Sprintf("retry: up to %d retries", r.Retries)
 		var on []string
@@ -209,4 +216,16 @@ func forwardedPolicySteps(res *Result, p *ir.Policies) {
 		}
 		res.addPolicyStep(r.Policy, "retry", msg, false)
 	}
+}
+
+// spans renders status code ranges: "500-599, 404".
+func spans(codes []ir.StatusSpan) string {
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = strconv.Itoa(c.From)
+		if c.To != c.From {
+			parts[i] += "-" + strconv.Itoa(c.To)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
