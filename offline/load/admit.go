@@ -182,6 +182,14 @@ func (a *admission) admit(js []byte, gvk schema.GroupVersionKind, ref diag.Objec
 	return obj, true
 }
 
+// checksCore says whether core objects get kube-apiserver's value checks
+// (validate.Core): with validation on and an API server in front. Under
+// --admission none no API server reads them; under --validate=false
+// nothing is refused.
+func (a *admission) checksCore() bool {
+	return a != nil && a.validate && !a.standalone
+}
+
 // celSkippedDetail begins the apiextensions validator's note that it did
 // not run the CEL rules of an object whose schema errors it reports.
 const celSkippedDetail = "some validation rules were not checked because the object was invalid"

@@ -295,6 +295,15 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 		return
 	}
 	mergeStringData(obj)
+	if d.admission.checksCore() {
+		if errs := validate.Core(obj); len(errs) > 0 {
+			for _, e := range errs {
+				out.findings = append(out.findings, rejection(e, ref, src, at))
+			}
+			out.rejected = append(out.rejected, rejectedObject(gvk, ref))
+			return
+		}
+	}
 	out.objects = append(out.objects, loaded{obj: obj, ref: ref, src: src})
 	if gvk.Group == profile.EnvoyGatewayGroup {
 		// Under a profile that does not simulate it, a vendor object is an

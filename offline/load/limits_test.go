@@ -118,7 +118,7 @@ func TestMetadataKeyCase(t *testing.T) {
 		"route.yaml": "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  NAME: web\nspec: {}\n",
 		"kind.yaml":  "apiVersion: gateway.networking.k8s.io/v1\nKind: HTTPRoute\nmetadata:\n  name: web\nspec: {}\n",
 		"apiv.yaml":  "ApiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata:\n  name: gc\n",
-		"ns.yaml":    "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  Namespace: other\n",
+		"ns.yaml":    "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  Namespace: other\nspec: {ports: [{port: 80}]}\n",
 	})
 	want := summary{
 		Objects: []string{"Service default/web v1 @ ns.yaml:1"},

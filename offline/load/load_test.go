@@ -129,7 +129,7 @@ func TestLoad(t *testing.T) {
 		name: "v1 List items take the List's line",
 		files: map[string]string{"list.yaml": "# header\napiVersion: v1\nkind: List\nitems:\n" +
 			"- apiVersion: gateway.networking.k8s.io/v1\n  kind: HTTPRoute\n  metadata: {name: a}\n  spec: {}\n" +
-			"- apiVersion: v1\n  kind: Service\n  metadata: {name: svc, namespace: app}\n" +
+			"- apiVersion: v1\n  kind: Service\n  metadata: {name: svc, namespace: app}\n  spec: {ports: [{port: 80}]}\n" +
 			"- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n"},
 		want: summary{
 			Objects: []string{

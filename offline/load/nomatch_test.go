@@ -82,8 +82,8 @@ spec:
 apiVersion: v1
 kind: Service
 metadata: {name: s}
-spec:
-  selctor: {app: s}
+spec: {ports: [{port: 80}],
+  selctor: {app: s}}
 ---
 apiVersion: v1
 kind: ConfigMap

@@ -58,8 +58,8 @@ items:
   metadata: {name: b, namespace: shop}
   spec:
     ports:
-    - port: 80
-    - port: 443
+    - {name: http, port: 80}
+    - {name: https, port: 443}
 `
 
 // TestFieldLines: findings at an object's document start move to the line
