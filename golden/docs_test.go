@@ -13,7 +13,8 @@ import (
 )
 
 // TestDocsRuns re-runs every gwsim command pasted in README.md and docs/
-// whose input is in the repository (examples/, golden/) and compares what
+// whose input is in the repository (examples/, golden/, or run after "cd
+// golden/CASE &&") and compares what
 // it prints with what the page shows, so that a change to gwsim's output
 // cannot leave a page showing output gwsim no longer prints. With -update
 // it rewrites the pasted output instead. A line "..." in a page stands for
@@ -80,8 +81,9 @@ type pastedRun struct {
 	output     []string
 	wantCode   *int
 	args       []string
-	stdout     bool // the command's stdout is shown
-	stderr     bool // its stderr is shown
+	stdout     bool   // the command's stdout is shown
+	stderr     bool   // its stderr is shown
+	dir        string // where the command runs, from the repository's root
 }
 
 func pastedRuns(lines []string) []pastedRun {
@@ -92,7 +94,7 @@ func pastedRuns(lines []string) []pastedRun {
 			inBlock = !inBlock
 			continue
 		}
-		if !inBlock || !strings.HasPrefix(lines[i], "$ gwsim ") {
+		if !inBlock {
 			continue
 		}
 		r, ok := parseCommand(lines[i])
@@ -117,11 +119,26 @@ func pastedRuns(lines []string) []pastedRun {
 	return runs
 }
 
-// parseCommand reads "$ gwsim ARGS [2>/dev/null | >/dev/null]": ok only
-// when every path the command reads is in the repository.
+// parseCommand reads "$ [cd golden/CASE && ]gwsim ARGS [2>/dev/null |
+// >/dev/null]": ok only when every path the command reads is in the
+// repository.
 func parseCommand(line string) (pastedRun, bool) {
 	r := pastedRun{command: strings.TrimPrefix(line, "$ "), stdout: true, stderr: true}
-	words, ok := shellWords(strings.TrimPrefix(line, "$ gwsim "))
+	rest, ok := strings.CutPrefix(line, "$ ")
+	if !ok {
+		return r, false
+	}
+	if dir, after, ok := strings.Cut(strings.TrimPrefix(rest, "cd "), " && "); ok && strings.HasPrefix(rest, "cd golden/") {
+		if _, err := os.Stat(dir); err != nil {
+			return r, false
+		}
+		r.dir, rest = dir, after
+	}
+	rest, ok = strings.CutPrefix(rest, "gwsim ")
+	if !ok {
+		return r, false
+	}
+	words, ok := shellWords(rest)
 	if !ok {
 		return r, false
 	}
@@ -139,10 +156,10 @@ func parseCommand(line string) (pastedRun, bool) {
 			return r, false // another redirection: not run
 		}
 		if strings.Contains(w, "/") && !strings.Contains(w, "://") && !strings.HasPrefix(w, "-") {
-			if _, err := os.Stat(w); err != nil {
+			if _, err := os.Stat(filepath.Join(r.dir, w)); err != nil {
 				return r, false // a path of the page's own, not in the repository
 			}
-			inRepo = inRepo || strings.HasPrefix(w, "examples/") || strings.HasPrefix(w, "golden/")
+			inRepo = inRepo || r.dir != "" || strings.HasPrefix(w, "examples/") || strings.HasPrefix(w, "golden/")
 		}
 		r.args = append(r.args, w)
 	}
@@ -201,6 +218,16 @@ func (r pastedRun) run() ([]string, int) {
 	}
 	if !r.stderr {
 		errw = &discard
+	}
+	if r.dir != "" {
+		if err := os.Chdir(r.dir); err != nil {
+			panic(err)
+		}
+		defer func() {
+			if err := os.Chdir(strings.Repeat("../", strings.Count(filepath.Clean(r.dir), "/")+1)); err != nil {
+				panic(err)
+			}
+		}()
 	}
 	code := cmd.Execute(r.args, cmd.Streams{In: &bytes.Buffer{}, Out: out, Err: errw})
 	text := strings.TrimSuffix(shown.String(), "\n")
