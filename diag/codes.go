@@ -243,8 +243,8 @@ var codes = []Code{
 		Help: "Target each Gateway, listener, route or rule with one policy of a kind; the oldest (then by namespace and name) wins. Merge the two, or target a more specific section."},
 	{ID: "GWS4022", Group: GroupAttachment, Reason: "TargetNotFound", Kinds: egPolicyKinds, Title: "Policy sectionName names no section (Envoy Gateway)",
 		Help: "Name a listener of the Gateway or ListenerSet, or the name of a rule of the route (rules need a name to be targeted)."},
-	{ID: "GWS4023", Group: GroupAttachment, Reason: "Invalid", Kinds: egPolicyKinds, Title: "Policy target refused (Envoy Gateway)",
-		Help: "Fix the policy's target as the message says (an EnvoyPatchPolicy targets a Gateway, or its GatewayClass when the class merges Gateways)."},
+	{ID: "GWS4023", Group: GroupAttachment, Reason: "Invalid", Kinds: egPolicyKinds, Title: "Policy refused (Envoy Gateway)",
+		Help: "Fix what the message names: the object the policy's spec refers to, or its target (an EnvoyPatchPolicy targets a Gateway, or its GatewayClass when the class merges Gateways)."},
 	{ID: "GWS4024", Group: GroupAttachment, Reason: ReasonPolicyFullyOverridden, Title: "Policy fully overridden (Envoy Gateway)",
 		Help: "Remove the policy, or drop the more specific policies that take every section from it; it applies nowhere as it is."},
 

@@ -68,7 +68,8 @@ func EGPolicies(in Input, opts Options, view EGPolicyStatusView) *egpolicy.Resul
 
 func egPolicyObjects(in Input, opts Options) egpolicy.Objects {
 	o := egpolicy.Objects{Gateways: in.Gateways, ListenerSets: in.ListenerSets, Namespaces: in.Namespaces,
-		Grants: in.ReferenceGrants, MergedClasses: map[string]bool{}}
+		Grants: in.ReferenceGrants, MergedClasses: map[string]bool{},
+		Services: in.Services, Secrets: in.Secrets, ConfigMaps: in.ConfigMaps}
 	for _, r := range in.HTTPRoutes {
 		o.Routes = append(o.Routes, r)
 	}

@@ -15,7 +15,7 @@ type Reason struct {
 // explains it. Each names an Envoy Gateway behaviour (its source file in
 // internal/gatewayapi, or its docs) that gwsim does not reproduce yet.
 var reasons = []Reason{
-	{"Policy specs: EG's translator refuses a policy whose spec it cannot translate (Accepted False/Invalid): a Service, ServiceImport, Secret or ConfigMap that extAuth, extProc, OIDC, JWT, Wasm, Lua or a response override names is missing or lacks the port or key, a duration or size it cannot parse, TLS settings it cannot meet, a ClientTrafficPolicy on listeners that share a port, a retry or circuit-breaker value out of range; gwsim does not check policy specs for these (not simulated), and takes the policy as accepted",
+	{"Policy specs: EG's translator refuses a policy whose spec it cannot translate (Accepted False/Invalid); gwsim checks the Services of extAuth and extProc and the Secrets and ConfigMaps of OIDC, basic auth, Wasm, Lua and response overrides, not the rest (not simulated): a JWT's local JWKS ConfigMap, a ServiceImport or ExternalName backend, a value it cannot parse or out of range (durations, sizes, retries, circuit breakers, rate limits, HTTP/2 windows), TLS settings and CRLs, Lua it cannot validate, a ClientTrafficPolicy on listeners that share a port, a feature EG's own configuration turns off",
 		regexp.MustCompile(`ancestor Accepted: EG False/Invalid`)},
 	{"Policy merging: where EG cannot merge a route policy with spec.mergeType into its Gateway's (the merged spec is invalid), it writes no Merged and the Gateway's policy stays Overridden; gwsim reports the merge without merging or checking the specs",
 		regexp.MustCompile(`ancestor Merged: EG absent|ancestor Overridden: EG True/Overridden, gwsim absent`)},

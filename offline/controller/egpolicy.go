@@ -133,6 +133,10 @@ func (r *EGPolicyReconciler) gatherPolicyWorld(ctx context.Context) (translate.I
 		func() client.ObjectList { return &gwv1.ReferenceGrantList{} },
 		func() client.ObjectList { return &corev1.NamespaceList{} },
 		func() client.ObjectList { return &egv1a1.EnvoyProxyList{} },
+		// What a policy's spec names (extAuth Services, OIDC Secrets, ...).
+		func() client.ObjectList { return &corev1.ServiceList{} },
+		func() client.ObjectList { return &corev1.SecretList{} },
+		func() client.ObjectList { return &corev1.ConfigMapList{} },
 		r.Kind.NewList,
 	}
 	for _, k := range RouteKinds() {

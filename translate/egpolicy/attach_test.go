@@ -7,6 +7,7 @@ import (
 	"time"
 
 	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -194,5 +195,31 @@ func TestAncestorCap(t *testing.T) {
 	}
 	if !meta.IsStatusConditionTrue(as[MaxAncestors-1].Conditions, string(egv1a1.PolicyConditionAggregated)) {
 		t.Errorf("last ancestor is not Aggregated: %+v", as[MaxAncestors-1])
+	}
+}
+
+// TestSpecReferences checks that a policy whose extAuth Service is
+// missing, or lacks the port, is Invalid where it attaches, and one whose
+// Service has the port is accepted.
+func TestSpecReferences(t *testing.T) {
+	port := gwv1.PortNumber(9000)
+	for _, tc := range []struct {
+		name     string
+		services map[types.NamespacedName]*corev1.Service
+		want     string
+	}{
+		{"missing", nil, "gw:Accepted=False/Invalid"},
+		{"no such port", map[types.NamespacedName]*corev1.Service{nn("ns", "auth"): {Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}}}}, "gw:Accepted=False/Invalid"},
+		{"present", map[types.NamespacedName]*corev1.Service{nn("ns", "auth"): {Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 9000}}}}}, "gw:Accepted=True/Accepted"},
+	} {
+		w := world()
+		w.Refs = &Refs{Services: tc.services}
+		p := policy(Security, "sp", 1, ref("HTTPRoute", "r2", ""))
+		p.Object = &egv1a1.SecurityPolicy{Spec: egv1a1.SecurityPolicySpec{ExtAuth: &egv1a1.ExtAuth{HTTP: &egv1a1.HTTPExtAuthService{
+			BackendCluster: egv1a1.BackendCluster{BackendRefs: []egv1a1.BackendRef{{BackendObjectReference: gwv1.BackendObjectReference{Name: "auth", Port: &port}}}}}}}}
+		r := Attach(w, []Policy{p}, Options{})
+		if got := summary(r, Security, "sp"); !slices.Equal(got, []string{tc.want}) {
+			t.Errorf("%s: got %v, want %s", tc.name, got, tc.want)
+		}
 	}
 }

@@ -18,6 +18,10 @@ type Objects struct {
 	// MergedClasses names the GatewayClasses whose EnvoyProxy merges
 	// their Gateways.
 	MergedClasses map[string]bool
+	// Services, Secrets and ConfigMaps are what policy specs may name.
+	Services   []*corev1.Service
+	Secrets    []*corev1.Secret
+	ConfigMaps []*corev1.ConfigMap
 }
 
 // Judge says what only the controller knows: whether Envoy Gateway's
@@ -31,7 +35,17 @@ type Judge struct {
 
 // BuildWorld builds the World of o as j judges it.
 func BuildWorld(o Objects, j Judge) *World {
-	w := &World{NamespaceLabels: map[string]map[string]string{}, Grants: o.Grants, MergedClasses: o.MergedClasses}
+	w := &World{NamespaceLabels: map[string]map[string]string{}, Grants: o.Grants, MergedClasses: o.MergedClasses,
+		Refs: &Refs{Services: map[types.NamespacedName]*corev1.Service{}, Secrets: map[types.NamespacedName]bool{}, ConfigMaps: map[types.NamespacedName]map[string]string{}}}
+	for _, s := range o.Services {
+		w.Refs.Services[types.NamespacedName{Namespace: s.Namespace, Name: s.Name}] = s
+	}
+	for _, s := range o.Secrets {
+		w.Refs.Secrets[types.NamespacedName{Namespace: s.Namespace, Name: s.Name}] = true
+	}
+	for _, c := range o.ConfigMaps {
+		w.Refs.ConfigMaps[types.NamespacedName{Namespace: c.Namespace, Name: c.Name}] = c.Data
+	}
 	for _, n := range o.Namespaces {
 		w.NamespaceLabels[n.Name] = n.Labels
 	}

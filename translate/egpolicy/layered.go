@@ -101,6 +101,9 @@ func (a *attacher) onRoute(p *Policy, t Target, g *scopeGraph) {
 	if p.MergeType != nil {
 		a.merge(p, rt, routeScope)
 	}
+	if !a.translates(p, t, refs) {
+		return
+	}
 	a.accept(p, t, level, refs)
 	if t.Section != "" {
 		return
@@ -152,7 +155,9 @@ func (a *attacher) onListenerSet(p *Policy, t Target, g *scopeGraph) {
 	} else {
 		g.add(scope{level: LevelGateway, key: ls.Gateway}, own)
 	}
-	a.accept(p, t, level, refs)
+	if a.translates(p, t, refs) {
+		a.accept(p, t, level, refs)
+	}
 	a.mergedInto(p, refs, own)
 	a.overridden(p, refs, a.overrideMessage(g, own))
 }
@@ -185,7 +190,9 @@ func (a *attacher) onGateway(p *Policy, t Target, g *scopeGraph) {
 	if t.Section != "" {
 		g.add(scope{level: LevelGateway, key: key}, own)
 	}
-	a.accept(p, t, level, refs)
+	if a.translates(p, t, refs) {
+		a.accept(p, t, level, refs)
+	}
 	a.mergedInto(p, refs, own)
 	a.overridden(p, refs, a.overrideMessage(g, own))
 }
@@ -290,4 +297,20 @@ func (a *attacher) mergedInto(p *Policy, refs []gwv1.ParentReference, own scope)
 	for _, ref := range refs {
 		a.builder(p).set(ref, string(egv1a1.PolicyConditionMerged), metav1.ConditionTrue, string(egv1a1.PolicyReasonMerged), msg)
 	}
+}
+
+// translates reports whether EG's translator takes p's spec; when it
+// finds an error there (specProblem), the target's ancestors are
+// Accepted=False, Invalid, and the policy is not among the attachments
+// (what Envoy then does, often failing closed, is the effects' concern).
+func (a *attacher) translates(p *Policy, t Target, refs []gwv1.ParentReference) bool {
+	msg := a.x.specProblem(p)
+	if msg == "" {
+		return true
+	}
+	a.refuse(p, t, refs, Problem{Reason: string(gwv1.PolicyReasonInvalid), Message: msg})
+	for _, ref := range refs {
+		a.builder(p).warnDeprecated(ref, p.Deprecated)
+	}
+	return false
 }

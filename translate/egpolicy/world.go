@@ -1,6 +1,7 @@
 package egpolicy
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -23,8 +24,17 @@ type World struct {
 	// MergedClasses names the GatewayClasses whose EnvoyProxy merges
 	// their Gateways: an EnvoyPatchPolicy then targets the class.
 	MergedClasses map[string]bool
-	// Classes maps each Gateway to its GatewayClass name.
-	Classes map[types.NamespacedName]string
+	// Refs are the objects a policy's spec may name, which EG checks
+	// when it translates the policy (invalid.go); nil checks nothing.
+	Refs *Refs
+}
+
+// Refs are the Services, Secrets and ConfigMaps of the input.
+type Refs struct {
+	Services map[types.NamespacedName]*corev1.Service
+	Secrets  map[types.NamespacedName]bool
+	// ConfigMaps holds each ConfigMap's data.
+	ConfigMaps map[types.NamespacedName]map[string]string
 }
 
 // Object is what a target has in common: identity, labels, age.
