@@ -123,7 +123,11 @@ func runPipeline(ctx context.Context, p *pipelineFlags, streams Streams, env Env
 	all = append(all, assumed...)
 	all = append(all, res.Output.Findings...)
 	all = append(all, unhealthy...)
-	all = append(all, translate.PolicyFindings(loaded.Policies, func(ref diag.ObjectRef) bool {
+	// A policy whose effect is simulated has findings of its own
+	// (attachment, status) and steps in explain instead.
+	simulated := res.Output.SimulatedPolicies()
+	notSimulated := slices.DeleteFunc(slices.Clone(loaded.Policies), func(p translate.PolicyAttachment) bool { return simulated[p.Ref()] })
+	all = append(all, translate.PolicyFindings(notSimulated, func(ref diag.ObjectRef) bool {
 		// Sources name a kind without its group (ServiceImport, where a
 		// target names multicluster.x-k8s.io/ServiceImport).
 		_, ok := loaded.Sources[ref]

@@ -153,3 +153,24 @@ func egSameParentRef(ns string, a, b gwv1.ParentReference) bool {
 	}
 	return norm(a) == norm(b)
 }
+
+// SimulatedPolicies are the policies of the run whose effect gwsim
+// simulates, keyed as PolicyAttachment.Ref names them: the Envoy Gateway
+// policies whose attachment was decided for the envoy-gateway profile and
+// whose kind acts on requests in the evaluator (SecurityPolicy,
+// BackendTrafficPolicy, ClientTrafficPolicy; the fields it does not model
+// are named on explain's policy steps). EnvoyExtensionPolicy and
+// EnvoyPatchPolicy attach, but act through code gwsim does not run.
+func (o Output) SimulatedPolicies() map[diag.ObjectRef]bool {
+	if o.EGPolicies == nil {
+		return nil
+	}
+	out := map[diag.ObjectRef]bool{}
+	for _, p := range o.EGPolicies.Policies {
+		switch p.Kind {
+		case egpolicy.Security, egpolicy.BackendTraffic, egpolicy.ClientTraffic:
+			out[diag.ObjectRef{Kind: KindName(profile.EnvoyGatewayGroup, string(p.Kind)), Namespace: p.Namespace, Name: p.Name}] = true
+		}
+	}
+	return out
+}
