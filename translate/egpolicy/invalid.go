@@ -18,7 +18,8 @@ import (
 // policy makes to objects of the input: the Services of extAuth and
 // extProc (they exist, have the TCP port, and a ReferenceGrant allows
 // one in another namespace), and the Secrets and ConfigMaps of OIDC,
-// basic auth, Wasm pull secrets, Lua and response overrides. The other
+// basic auth, a JWT's local JWKS, Wasm pull secrets, Lua and response
+// overrides. The other
 // checks EG makes (values it cannot parse or that are out of range, TLS
 // settings, port sharing) are not simulated.
 func (x *index) specProblem(p *Policy) string {
@@ -41,6 +42,22 @@ func (x *index) specProblem(p *Policy) string {
 		}
 		if oidc := o.Spec.OIDC; oidc != nil {
 			errs = append(errs, x.secretProblems("OIDC", p, oidc.ClientSecret)...)
+		}
+		if jwt := o.Spec.JWT; jwt != nil {
+			for _, pr := range jwt.Providers {
+				l := pr.LocalJWKS
+				if l == nil || l.Type == nil || *l.Type != egv1a1.LocalJWKSTypeValueRef || l.ValueRef == nil {
+					continue
+				}
+				key := types.NamespacedName{Namespace: p.Namespace, Name: string(l.ValueRef.Name)}
+				cm, ok := x.w.Refs.ConfigMaps[key]
+				switch {
+				case !ok:
+					errs = append(errs, fmt.Sprintf("JWT: local JWKS ConfigMap %s not found.", key))
+				case len(cm) == 0:
+					errs = append(errs, fmt.Sprintf("JWT: JWKS data not found in ConfigMap %s.", key))
+				}
+			}
 		}
 	case *egv1a1.EnvoyExtensionPolicy:
 		for _, e := range o.Spec.ExtProc {
