@@ -34,10 +34,7 @@ func (w *world) addPolicyEffects(out *Output) {
 	if !w.anyProfileSimulates(profile.ClientTrafficPolicyKind) {
 		return
 	}
-	var res *egpolicy.Result
-	if w.hasEGPolicies() {
-		res = EGPolicies(w.in, w.opts, statusView(out.Status))
-	}
+	res := out.EGPolicies
 	names := ruleNames(w.in)
 	for gi := range out.IR.Gateways {
 		g := &out.IR.Gateways[gi]
@@ -166,13 +163,6 @@ func listenerPoint(gw types.NamespacedName, l ir.GatewayListener) egpolicy.Point
 		pt.Listener = l.Name[len(l.ListenerSet)+1:]
 	}
 	return pt
-}
-
-// hasEGPolicies reports whether the input holds an Envoy Gateway policy.
-func (w *world) hasEGPolicies() bool {
-	in := w.in
-	return len(in.BackendTrafficPolicies)+len(in.ClientTrafficPolicies)+len(in.SecurityPolicies)+
-		len(in.EnvoyExtensionPolicies)+len(in.EnvoyPatchPolicies) > 0
 }
 
 // classSimulates reports whether the profile of GatewayClass name

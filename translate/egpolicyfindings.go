@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/diag"
@@ -22,32 +20,7 @@ func egPolicies(in Input, opts Options, st Status) *egpolicy.Result {
 		!egSimulatedAnywhere(in, opts) {
 		return nil
 	}
-	return EGPolicies(in, opts, EGPolicyStatusView{
-		Gateway: func(key types.NamespacedName) (gwv1.GatewayStatus, bool) {
-			s, ok := st.Gateways[key]
-			return s, ok
-		},
-		Parents: func(route client.Object) []gwv1.RouteParentStatus {
-			kind, _, _ := routeKindOf(route)
-			return st.Routes[diag.ObjectRef{Kind: kind, Namespace: route.GetNamespace(), Name: route.GetName()}]
-		},
-	})
-}
-
-func routeKindOf(o client.Object) (string, bool, bool) {
-	switch o.(type) {
-	case *gwv1.HTTPRoute:
-		return "HTTPRoute", true, true
-	case *gwv1.GRPCRoute:
-		return "GRPCRoute", true, true
-	case *gwv1.TLSRoute:
-		return "TLSRoute", false, true
-	case *gwv1.TCPRoute:
-		return "TCPRoute", false, true
-	case *gwv1.UDPRoute:
-		return "UDPRoute", false, true
-	}
-	return "", false, false
+	return EGPolicies(in, opts, statusView(st))
 }
 
 // egPolicyFindings are the findings a reviewer wants about Envoy Gateway

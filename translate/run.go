@@ -71,13 +71,13 @@ func translateOn(in Input, opts Options, sp spread) Output {
 		return Output{Status: out.Status}
 	}
 	slices.SortFunc(out.IR.Gateways, func(a, b ir.Gateway) int { return cmp.Compare(a.Name, b.Name) })
+	out.EGPolicies = egPolicies(in, opts, out.Status)
 	w.addPolicyEffects(&out)
 	out.Elsewhere = elsewhereRoutes(w, routes, parentsOf)
 	out.Findings = append(out.Findings, w.backendTLS.policyFindings(out.Status.BackendTLSPolicies, in.Sources)...)
 	out.Findings = append(out.Findings, w.assumed.findings()...)
 	out.Findings = append(out.Findings, w.assumed.extensionFindings()...)
 	out.Findings = append(out.Findings, w.egFilterFindings()...)
-	out.EGPolicies = egPolicies(in, opts, out.Status)
 	out.Findings = append(out.Findings, egPolicyFindings(out.EGPolicies, in, opts)...)
 	out.Findings = diag.Sort(out.Findings)
 	return out
