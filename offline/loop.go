@@ -91,7 +91,7 @@ func reconcileWith(ctx context.Context, c client.Client, sources diag.Sources, o
 // read and write through w.
 func reconcileThrough(ctx context.Context, w *watcher, sources diag.Sources, opts Options, tf controller.TranslateFunc) (int, error) {
 	env := controller.Env{Client: w, Options: opts.Translate, Sources: sources, OtherObjects: opts.OtherObjects, Translate: tf,
-		Reads: controller.NewReadMemo(w.readEpoch)}
+		Reads: controller.NewReadMemo(w.readEpoch), Policies: controller.NewPolicyMemo(w.policyEpoch)}
 	return fixpoint(ctx, w, targets(env), opts.maxPasses(), opts.workers(), opts.afterWrites)
 }
 

@@ -54,6 +54,12 @@ type watcher struct {
 	// others counts the writes that may change anything but the status
 	// of a reconciled or watched kind (see readEpoch).
 	others atomic.Uint64
+	// beyondPolicies counts the successful writes other than the status
+	// of Envoy Gateway's policies (see policyEpoch).
+	beyondPolicies atomic.Uint64
+	// policyKinds are the kinds whose status writes policyEpoch leaves
+	// out.
+	policyKinds map[string]bool
 
 	mu sync.Mutex
 	// pending are the current pass's requests not started yet.
@@ -67,7 +73,10 @@ type watcher struct {
 // newWatcher wraps c; idx is the index table the reconcilers list with.
 func newWatcher(c client.Client, idx []controller.Index) *watcher {
 	w := &watcher{Client: c, reconciled: map[string]bool{}, requeues: map[reflect.Type][]controller.Index{},
-		pending: map[diag.ObjectRef]bool{}, next: map[diag.ObjectRef]bool{}}
+		pending: map[diag.ObjectRef]bool{}, next: map[diag.ObjectRef]bool{}, policyKinds: map[string]bool{}}
+	for _, k := range controller.EGPolicyKinds() {
+		w.policyKinds[string(k.Kind)] = true
+	}
 	for _, i := range idx {
 		if i.Requeues != "" {
 			t := reflect.TypeOf(i.Object)
@@ -149,11 +158,21 @@ func (w *watcher) writeCount() uint64 { return w.writes.Load() }
 // store changed.
 func (w *watcher) readEpoch() uint64 { return w.others.Load() }
 
+// policyEpoch is the count of writes that may have changed anything but
+// the status of Envoy Gateway's policies: what their attachment reads
+// (controller.PolicyMemo). The loop reconciles each kind in turn, so
+// while the policies are reconciled it stays the same, and their
+// attachment is decided once for them all rather than once per policy.
+func (w *watcher) policyEpoch() uint64 { return w.beyondPolicies.Load() }
+
 // statusWritten records a status write of obj, whose stored state before
 // the write was old (nil if unknown).
 func (w *watcher) statusWritten(ctx context.Context, old, obj client.Object) {
-	w.writes.Add(1)
 	kind := w.kindOf(obj)
+	if !w.policyKinds[kind] {
+		w.beyondPolicies.Add(1)
+	}
+	w.writes.Add(1)
 	writer := ctx.Value(writerKey{})
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -197,6 +216,7 @@ func changedValues(extract client.IndexerFunc, old, obj client.Object) []string 
 // anyWritten records a write that requeues every object.
 func (w *watcher) anyWritten() {
 	w.others.Add(1)
+	w.beyondPolicies.Add(1)
 	w.writes.Add(1)
 	w.mu.Lock()
 	w.all = true

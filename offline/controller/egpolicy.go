@@ -71,22 +71,10 @@ func (r *EGPolicyReconciler) Reconcile(ctx context.Context, req reconcile.Reques
 	if err := r.Client.Get(ctx, req.NamespacedName, obj, CachedRead); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
 	}
-	in, err := r.gatherPolicyWorld(ctx)
+	res, err := r.Policies.result(func() (*egpolicy.Result, error) { return r.decide(ctx) })
 	if err != nil {
 		return reconcile.Result{}, fmt.Errorf("%s %s: %w", r.Kind.Kind, req.NamespacedName, err)
 	}
-	in.Sources = r.Sources
-	res := translate.EGPolicies(in, r.Options, translate.EGPolicyStatusView{
-		Gateway: func(key types.NamespacedName) (gwv1.GatewayStatus, bool) {
-			for _, g := range in.Gateways {
-				if g.Namespace == key.Namespace && g.Name == key.Name {
-					return g.Status, true
-				}
-			}
-			return gwv1.GatewayStatus{}, false
-		},
-		Parents: parentStatuses,
-	})
 	computed := res.Ancestors[r.Kind.Kind][req.NamespacedName]
 	next := obj.DeepCopyObject().(client.Object)
 	err = retryOnConflict(ctx, r.Client, next, r.Kind.New, func(o client.Object) bool {
@@ -107,6 +95,29 @@ func (r *EGPolicyReconciler) Reconcile(ctx context.Context, req reconcile.Reques
 }
 
 // parentStatuses returns a route's parent statuses.
+// decide reads the world the policies attach in and decides the
+// attachment and status of every Envoy Gateway policy.
+func (r *EGPolicyReconciler) decide(ctx context.Context) (*egpolicy.Result, error) {
+	in, err := r.gatherPolicyWorld(ctx)
+	if err != nil {
+		return nil, err
+	}
+	in.Sources = r.Sources
+	gateways := make(map[types.NamespacedName]*gwv1.Gateway, len(in.Gateways))
+	for _, g := range in.Gateways {
+		gateways[types.NamespacedName{Namespace: g.Namespace, Name: g.Name}] = g
+	}
+	return translate.EGPolicies(in, r.Options, translate.EGPolicyStatusView{
+		Gateway: func(key types.NamespacedName) (gwv1.GatewayStatus, bool) {
+			if g, ok := gateways[key]; ok {
+				return g.Status, true
+			}
+			return gwv1.GatewayStatus{}, false
+		},
+		Parents: parentStatuses,
+	}), nil
+}
+
 func parentStatuses(o client.Object) []gwv1.RouteParentStatus {
 	switch r := o.(type) {
 	case *gwv1.HTTPRoute:
@@ -137,7 +148,12 @@ func (r *EGPolicyReconciler) gatherPolicyWorld(ctx context.Context) (translate.I
 		func() client.ObjectList { return &corev1.ServiceList{} },
 		func() client.ObjectList { return &corev1.SecretList{} },
 		func() client.ObjectList { return &corev1.ConfigMapList{} },
-		r.Kind.NewList,
+	}
+	// Every kind's policies, so that one decision serves the
+	// reconcilers of all five (PolicyMemo); a kind's attachment does not
+	// depend on the others'.
+	for _, k := range EGPolicyKinds() {
+		lists = append(lists, k.NewList)
 	}
 	for _, k := range RouteKinds() {
 		lists = append(lists, k.NewList)

@@ -38,6 +38,10 @@ type Env struct {
 	// to read what no reconciler writes once rather than once per
 	// reconcile; nil reads everything through Client every time.
 	Reads *ReadMemo
+	// Policies, when set, is shared by the Envoy Gateway policy
+	// reconcilers of one fixpoint loop (PolicyMemo); nil decides the
+	// attachment again for each policy.
+	Policies *PolicyMemo
 }
 
 // translate computes the status of in (translate.Options.StatusOnly: a

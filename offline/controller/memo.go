@@ -5,6 +5,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/gwsim/gwsim/translate/egpolicy"
 )
 
 // ReadMemo remembers, across the reconciles of one fixpoint loop, reads
@@ -138,4 +140,46 @@ func (m *ReadMemo) backend(key backendMemoKey) (*backendDeps, uint64) {
 // rememberBackend is rememberOwned for a backend's reads.
 func (m *ReadMemo) rememberBackend(epoch uint64, key backendMemoKey, d *backendDeps) {
 	m.remember(epoch, func() { m.backends[key] = d })
+}
+
+// PolicyMemo keeps the attachment and status of Envoy Gateway's policies
+// (translate.EGPolicies over the whole world) across the reconciles of
+// one fixpoint loop while nothing it reads has changed: the epoch counts
+// every write but the policies' own status, which the policy reconcilers
+// write and attachment does not read. The loop reconciles the policies of
+// a kind together, so the world is read and the attachment decided once
+// per pass rather than once per policy (which made a run with a thousand
+// policies quadratic). A nil *PolicyMemo keeps nothing.
+type PolicyMemo struct {
+	epoch func() uint64
+
+	mu  sync.Mutex
+	at  uint64
+	res *egpolicy.Result
+}
+
+// NewPolicyMemo returns a memo whose result holds while epoch returns the
+// same count.
+func NewPolicyMemo(epoch func() uint64) *PolicyMemo {
+	return &PolicyMemo{epoch: epoch}
+}
+
+// result returns the kept result, or decides it afresh with decide.
+// Concurrent callers wait for one decision.
+func (m *PolicyMemo) result(decide func() (*egpolicy.Result, error)) (*egpolicy.Result, error) {
+	if m == nil {
+		return decide()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.epoch()
+	if m.res != nil && m.at == e {
+		return m.res, nil
+	}
+	res, err := decide()
+	if err != nil {
+		return nil, err
+	}
+	m.res, m.at = res, e
+	return res, nil
 }

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/translate"
+	"github.com/gwsim/gwsim/translate/egpolicy"
 )
 
 // backendReads are the recorded reads of a backend or of whether a Gateway
@@ -167,5 +169,31 @@ func TestReadMemoListsNoPoliciesInAWorldWithout(t *testing.T) {
 	epoch++
 	if d := cmp.Diff(once, policyLists()); d != "" {
 		t.Errorf("policy Lists in a new epoch (-want +got):\n%s", d)
+	}
+}
+
+// TestPolicyMemo: the decision is kept while the epoch stays and taken
+// again when it moves; an error is not kept; a nil memo decides each time.
+func TestPolicyMemo(t *testing.T) {
+	epoch, decisions := uint64(0), 0
+	decide := func() (*egpolicy.Result, error) { decisions++; return &egpolicy.Result{}, nil }
+	m := NewPolicyMemo(func() uint64 { return epoch })
+	first, _ := m.result(decide)
+	if again, _ := m.result(decide); again != first || decisions != 1 {
+		t.Fatalf("same epoch: %d decisions, same result %v; want 1, true", decisions, again == first)
+	}
+	epoch++
+	if next, _ := m.result(decide); next == first || decisions != 2 {
+		t.Fatalf("new epoch: %d decisions, new result %v; want 2, true", decisions, next != first)
+	}
+	epoch++
+	if _, err := m.result(func() (*egpolicy.Result, error) { return nil, errors.New("read failed") }); err == nil {
+		t.Fatal("an error of decide is returned")
+	}
+	var none *PolicyMemo
+	none.result(decide)
+	none.result(decide)
+	if decisions != 4 {
+		t.Fatalf("nil memo: %d decisions, want 4", decisions)
 	}
 }
