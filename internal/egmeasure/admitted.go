@@ -13,8 +13,8 @@ import (
 // Refusals returns, for each object of the case that the API server would
 // refuse (schema, CEL and metadata of the experimental channel's CRDs and
 // Envoy Gateway's), what it says; none means the case's input is one the
-// API server admits. Issue 30's target rate is over those cases: an
-// object a cluster never stores is not one Envoy Gateway's controller
+// API server admits. The agreement rate that counts is over those cases:
+// an object a cluster never stores is not one Envoy Gateway's controller
 // sees there.
 func (in Input) Refusals(v *validate.Validator) []string {
 	var out []string
