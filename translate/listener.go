@@ -79,7 +79,7 @@ type listenerProblems struct {
 	// programmedReason is a problem of the listener's own spec that
 	// leaves it not Programmed and says nothing on Accepted; frontendReason
 	// is a frontend validation whose CA references do not resolve. Only
-	// Envoy Gateway's listener rules (eglisteners.go) set them.
+	// Envoy Gateway's listener rules (eg_listeners.go) set them.
 	programmedReason, programmedMsg string
 	frontendReason, frontendMsg     string
 }

@@ -19,7 +19,7 @@ type routeEntry struct {
 
 // compareRouteEntries orders the routes of one virtual host. Every kind
 // that lands in virtual hosts orders by its own rules. HTTPRoutes and
-// GRPCRoutes never share a virtual host (see kindconflict.go), so entries
+// GRPCRoutes never share a virtual host (see listener_kindconflict.go), so entries
 // of different kinds only meet here through a bug; they are still ordered
 // deterministically, by kind name.
 func compareRouteEntries(a, b *routeEntry) int {

@@ -23,7 +23,7 @@ import (
 
 // Input is everything Translate may look at. Gateway API objects are in their
 // v1 form (the loader converts older versions) and carry their CRDs'
-// defaults, as a cluster stores them (see defaults.go). Slices may be in any
+// defaults, as a cluster stores them (see translate_defaults.go). Slices may be in any
 // order.
 type Input struct {
 	GatewayClasses     []*gwv1.GatewayClass
@@ -43,13 +43,13 @@ type Input struct {
 	ConfigMaps         []*corev1.ConfigMap // CA bundles (key ca.crt) that BackendTLSPolicies and frontend validation name
 	Namespaces         []*corev1.Namespace
 	// Backends are Envoy Gateway Backends, read where a route's profile
-	// simulates them (egbackend.go); elsewhere they are OtherObjects.
+	// simulates them (eg_backend.go); elsewhere they are OtherObjects.
 	Backends []*egv1a1.Backend
 	// HTTPRouteFilters are Envoy Gateway HTTPRouteFilters, applied where a
-	// route's profile simulates them (egroutefilter.go).
+	// route's profile simulates them (eg_routefilter.go).
 	HTTPRouteFilters []*egv1a1.HTTPRouteFilter
 	// EnvoyProxies are Envoy Gateway EnvoyProxies, read where a
-	// GatewayClass's parametersRef names one (mergegateways.go).
+	// GatewayClass's parametersRef names one (gateway_merge.go).
 	EnvoyProxies []*egv1a1.EnvoyProxy
 	// The Envoy Gateway policies, whose attachment and status the
 	// envoy-gateway profile simulates (translate/egpolicy). Under another
@@ -146,6 +146,6 @@ type Status struct {
 	BackendTLSPolicies map[types.NamespacedName][]gwv1.PolicyAncestorStatus
 	// Backends holds the status of every Envoy Gateway Backend that a
 	// backendRef of a route whose profile simulates Backends names (see
-	// egbackendstatus.go).
+	// eg_backendstatus.go).
 	Backends map[types.NamespacedName]egv1a1.BackendStatus
 }

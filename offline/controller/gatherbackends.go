@@ -55,7 +55,7 @@ func (k backendKind) names(group *gwv1.Group, kind *gwv1.Kind) bool {
 // routes name, the Backends the telemetry of the slice's EnvoyProxies
 // names, and, per object named (found or not: the open world may assume
 // it), the BackendTLSPolicies targeting it. Backends of other kinds that
-// the input holds as other objects are added as such (extension.go), and
+// the input holds as other objects are added as such (translate/rule_extension.go), and
 // so is a ServiceImport the input holds only in a version gwsim does not
 // decode.
 func (r *GatewayReconciler) gatherBackends(ctx context.Context, s *slice) error {

@@ -8,7 +8,7 @@ import (
 )
 
 // TestEvaluateGRPC runs gRPC calls through routes shaped as the translator
-// shapes GRPCRoute matches (see translate/grpcmatch.go), in precedence
+// shapes GRPCRoute matches (see translate/rule_grpcmatch.go), in precedence
 // order: an exact method, every method of a service, one method of any
 // service with a header, then everything.
 func TestEvaluateGRPC(t *testing.T) {

@@ -39,7 +39,7 @@ import (
 // addPolicyAncestors adds to st the ancestor entry of every policy that
 // Gateway gr (laid out as g, with the routes attached to it) reaches. The
 // profile decides what an ancestor is: the Gateway, or each parentRef of
-// the routes that reach the policy's targets (policyancestorref.go).
+// the routes that reach the policy's targets (backendtls_ancestorref.go).
 func (w *world) addPolicyAncestors(st map[types.NamespacedName][]gwv1.PolicyAncestorStatus, gr *gatewayResult, g ir.Gateway, routes []attachedRoute) {
 	if len(w.backendTLS.policies) == 0 {
 		return

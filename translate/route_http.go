@@ -24,7 +24,7 @@ type httpRule struct {
 	// usable backend (GRPCRoute answers the two differently).
 	filterError bool
 	// grpc is, for GRPCRoute rules, the gRPC method key of each match (see
-	// grpcprecedence.go); nil for HTTPRoute rules.
+	// precedence_grpc.go); nil for HTTPRoute rules.
 	grpc []grpcMethodKey
 }
 

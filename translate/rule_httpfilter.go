@@ -28,7 +28,7 @@ type filterSet struct {
 	// action: it answers instead of forwarding.
 	redirect *ir.Redirect
 	// direct is the answer of a vendor filter that answers requests
-	// itself (egroutefilter.go), which becomes the rule's action.
+	// itself (eg_routefilter.go), which becomes the rule's action.
 	direct *ir.DirectResponse
 	// unresolved describes the first ExtensionRef filter ("" when none):
 	// gwsim resolves no custom filter, and the spec answers the requests
@@ -110,7 +110,7 @@ func (w *world) httpFilters(res *routeResult, filters []gwv1.HTTPRouteFilter, fi
 }
 
 // extensionRef records a custom filter. One that resolves (see
-// extension.go) is kept in the IR with how it resolved, and its effect is
+// rule_extension.go) is kept in the IR with how it resolved, and its effect is
 // not simulated: requests pass through it unchanged, and explain says the
 // answer is not known. Otherwise it is unresolved: a ResolvedRefs problem
 // with InvalidKind, as GEP-1364 says for custom filters an implementation

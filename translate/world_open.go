@@ -83,7 +83,7 @@ type assumptions struct {
 	// built for them can be found again (clusterPort).
 	backends map[backendKey]*backendObject
 	// extensions lists, per extension kind and use ("backend", "filter"),
-	// the references that resolved to one (see extension.go).
+	// the references that resolved to one (see rule_extension.go).
 	extensions map[string][]string
 }
 

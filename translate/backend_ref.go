@@ -25,9 +25,9 @@ type backendResult struct {
 }
 
 // resolveBackend applies the spec's backendRef rules: gwsim routes to
-// core Services and to ServiceImports (backendobject.go), to the vendor
-// backends the route's implementation profile simulates (egbackend.go),
-// and resolves other kinds as an implementation's own (extension.go); a reference into
+// core Services and to ServiceImports (backend_object.go), to the vendor
+// backends the route's implementation profile simulates (eg_backend.go),
+// and resolves other kinds as an implementation's own (rule_extension.go); a reference into
 // another namespace needs a ReferenceGrant there (RefNotPermitted), the
 // object and its port must exist (BackendNotFound), and the port's
 // appProtocol must be one the route can use (UnsupportedProtocol, see

@@ -15,7 +15,7 @@ import (
 // first, then Gateways and their listeners, then routes attach to listeners;
 // Gateway status and the IR are built last because attachedRoutes and
 // virtual hosts depend on every route. A large input is translated on
-// every core unless opts.StatusOnly (see parallel.go); the Output is the
+// every core unless opts.StatusOnly (see translate_parallel.go); the Output is the
 // same.
 func Translate(in Input, opts Options) Output {
 	return translateOn(in, opts, spreadFor(in, opts))

@@ -18,7 +18,7 @@ import (
 // ReferenceGrant for the object's group and kind, a missing object is
 // assumed by the open-world rule, EndpointSlices give the endpoints, and a
 // BackendTLSPolicy may target either. Every other kind is an
-// implementation's own (extension.go).
+// implementation's own (rule_extension.go).
 
 // serviceImportKind is how the IR's clusters (ir.Cluster.Kind) and the
 // open world (KindName) name the ServiceImport kind.

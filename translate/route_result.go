@@ -24,10 +24,10 @@ type routeResult struct {
 	// shape, of any kind that routes HTTP requests).
 	rules []httpRule
 	// dropped are the HTTP rules left out because they are invalid; see
-	// droppedrules.go.
+	// rule_dropped.go.
 	dropped []droppedRule
 	// l4 is the connection-level rule of TLSRoutes, TCPRoutes and UDPRoutes
-	// (nil for HTTP kinds); see l4route.go.
+	// (nil for HTTP kinds); see route_l4.go.
 	l4 *l4Rule
 }
 
@@ -53,7 +53,7 @@ func (w *world) translateRoute(i int) *routeResult {
 }
 
 // translateAndAttach translates every route of the input and attaches it
-// to its parents, spread as sp says (see parallel.go). It
+// to its parents, spread as sp says (see translate_parallel.go). It
 // returns the routes in translateRoute's order with the parents of each,
 // and their findings in that order: each route's own, then its
 // attachment's.
