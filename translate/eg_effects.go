@@ -93,6 +93,10 @@ func (w *world) addRulePolicies(res *egpolicy.Result, vh *ir.VirtualHost, gw typ
 func (w *world) routeEffects(applied []egpolicy.Applied) *ir.Policies {
 	p := &ir.Policies{}
 	for _, a := range applied {
+		if a.Invalid != "" {
+			egeffect.AddRefused(p, egeffect.Ref(profile.EnvoyGatewayGroup+"/"+string(a.Policy.Kind), a.Policy.Namespace, a.Policy.Name), a.Invalid, a.FailsClosed)
+			continue
+		}
 		switch o := merged(a).(type) {
 		case *egv1a1.SecurityPolicy:
 			egeffect.AddSecurity(p, o)
@@ -117,7 +121,9 @@ func (w *world) routeEffects(applied []egpolicy.Applied) *ir.Policies {
 func clientEffect(res *egpolicy.Result, pt egpolicy.Point) *ir.ClientSettings {
 	if res != nil {
 		for _, a := range res.Effective(pt) {
-			if ctp, ok := a.Policy.Object.(*egv1a1.ClientTrafficPolicy); ok {
+			// A ClientTrafficPolicy EG refused here configures nothing
+			// (its routes' 500 is the rule's concern).
+			if ctp, ok := a.Policy.Object.(*egv1a1.ClientTrafficPolicy); ok && a.Invalid == "" {
 				return egeffect.Client(ctp)
 			}
 		}

@@ -25,7 +25,7 @@ import (
 // gwsim agrees on more.
 const (
 	agreementFloor = 344
-	admittedFloor  = 518
+	admittedFloor  = 534
 )
 
 var (

@@ -48,12 +48,21 @@ func AddNotSimulated(dst *ir.Policies, ref ir.PolicyRef, what string) {
 	dst.NotSimulated = append(dst.NotSimulated, ir.PolicyField{Policy: ref, What: what, Decides: true})
 }
 
+// AddRefused records a policy Envoy Gateway refused for its spec where it
+// would apply: none of its effects are added. EG fails closed there (its
+// translator sets a 500 direct response on the routes the policy covers)
+// unless failsClosed is false (a ClientTrafficPolicy on a listener that
+// shares its port, which EG leaves untouched).
+func AddRefused(dst *ir.Policies, ref ir.PolicyRef, msg string, failsClosed bool) {
+	dst.Refused = append(dst.Refused, ir.RefusedPolicy{Policy: ref, Message: msg, FailsClosed: failsClosed})
+}
+
 // Empty reports whether p holds no effect, so that a rule without one
 // keeps a nil Policies.
 func Empty(p *ir.Policies) bool {
 	return p == nil || p.FaultAbort == nil && p.FaultDelay == nil && p.CORS == nil && p.ExtAuth == nil &&
 		len(p.Credentials) == 0 && p.Authorization == nil && len(p.ResponseOverrides) == 0 &&
-		p.Timeouts == nil && p.Retry == nil && len(p.NotSimulated) == 0
+		p.Timeouts == nil && p.Retry == nil && len(p.NotSimulated) == 0 && len(p.Refused) == 0
 }
 
 // durationSeconds is a Gateway API duration in whole seconds, -1 when it

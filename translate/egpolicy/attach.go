@@ -24,6 +24,14 @@ type Attachment struct {
 	// Target is what the policy names; for a route, Target.Kind is the
 	// route kind and Target.Section the rule name.
 	Target Target
+	// Invalid is, for an attachment in Result.Failed, why EG's
+	// translator refused the policy there (its Invalid message).
+	Invalid string
+	// FailsClosed is true where EG then answers the requests the policy
+	// would have shaped with a 500 (it does so for every spec error, so
+	// that a policy it cannot configure leaves no route open), false
+	// where it leaves them as if the policy were absent.
+	FailsClosed bool
 }
 
 // Refusal is a policy refused at one target, for findings.
@@ -46,6 +54,10 @@ type Result struct {
 	// Refusals are the targets where a policy was refused (Conflicted,
 	// TargetNotFound, Invalid).
 	Refusals []Refusal
+	// Failed are the scopes where EG's translator took a policy and
+	// could not translate its spec (Invalid): there the policy still
+	// displaces less specific ones, and has none of its own effects.
+	Failed []Attachment
 	// Overridden maps a policy (by kind and key) to the scopes that
 	// displace it, worded as its Overridden condition words them.
 	Overridden map[Kind]map[types.NamespacedName]string
@@ -168,6 +180,11 @@ func (a *attacher) accept(p *Policy, t Target, level Level, refs []gwv1.ParentRe
 		a.builder(p).warnDeprecated(ref, p.Deprecated)
 	}
 	a.r.Attachments = append(a.r.Attachments, Attachment{Policy: p, Level: level, Target: t})
+}
+
+// fail records p at t as taken by EG's translator and not translated.
+func (a *attacher) fail(p *Policy, t Target, level Level, msg string, closed bool) {
+	a.r.Failed = append(a.r.Failed, Attachment{Policy: p, Level: level, Target: t, Invalid: msg, FailsClosed: closed})
 }
 
 func (a *attacher) overridden(p *Policy, refs []gwv1.ParentReference, msg string) {

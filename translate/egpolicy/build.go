@@ -56,9 +56,10 @@ func BuildWorld(o Objects, j Judge) *World {
 		if !j.TakesGateway(g) {
 			continue
 		}
-		gw := Gateway{Object: objectOf(g)}
+		gw := Gateway{Object: objectOf(g), Class: string(g.Spec.GatewayClassName)}
 		for _, l := range g.Spec.Listeners {
 			gw.Listeners = append(gw.Listeners, string(l.Name))
+			gw.Specs = append(gw.Specs, specOf(l.Protocol, l.Port, l.Hostname, l.TLS))
 		}
 		taken[gw.Key()] = true
 		gwByKey[gw.Key()] = g
@@ -76,6 +77,7 @@ func BuildWorld(o Objects, j Judge) *World {
 		}
 		for _, l := range s.Spec.Listeners {
 			ls.Listeners = append(ls.Listeners, string(l.Name))
+			ls.Specs = append(ls.Specs, specOf(l.Protocol, l.Port, l.Hostname, l.TLS))
 		}
 		takenSets[ls.Key()] = true
 		setByKey[ls.Key()] = s
@@ -110,6 +112,20 @@ func BuildWorld(o Objects, j Judge) *World {
 		}
 	}
 	return w
+}
+
+func specOf(p gwv1.ProtocolType, port gwv1.PortNumber, host *gwv1.Hostname, tls *gwv1.ListenerTLSConfig) ListenerSpec {
+	s := ListenerSpec{Protocol: p, Port: port}
+	if host != nil {
+		s.Hostname = string(*host)
+	}
+	switch p {
+	case gwv1.HTTPSProtocolType:
+		s.Terminates = true
+	case gwv1.TLSProtocolType:
+		s.Terminates = tls != nil && (tls.Mode == nil || *tls.Mode == gwv1.TLSModeTerminate)
+	}
+	return s
 }
 
 func objectOf(o client.Object) Object {

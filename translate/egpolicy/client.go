@@ -50,6 +50,12 @@ func (a *attacher) clientTraffic(of []*Policy) {
 				continue
 			}
 			claim(gw, sectionKey, p)
+			if l, ok := a.x.sectionListener(gw, ls, t.Section); ok {
+				if errs, closed := a.x.clientProblems(p, l, scopeSection); len(errs) > 0 {
+					a.invalid(p, t, level, refs, finish(errs), closed)
+					continue
+				}
+			}
 			a.accept(p, t, level, refs)
 		}
 	}
@@ -90,17 +96,61 @@ func (a *attacher) clientTraffic(of []*Policy) {
 					wholes[gw] = map[string]*Policy{}
 				}
 				wholes[gw][scopeKey] = p
+				s := scopeGateway
 				if ls != nil {
-					for _, l := range ls.Listeners {
-						if sections[gw][ls.Namespace+"/"+ls.Name+"/"+l] == nil {
-							claim(gw, ls.Namespace+"/"+ls.Name+"/"+l, p)
-						}
+					s = scopeListenerSet
+				}
+				// EG translates the policy for each listener left, and
+				// refuses it as a whole if one of them fails.
+				var errs []string
+				for _, l := range a.x.listenersOf(gw) {
+					if ls != nil && l.ls != ls || sections[gw][l.sectionKey()] != nil {
+						continue
 					}
+					e, closed := a.x.clientProblems(p, l, s)
+					if len(e) > 0 {
+						errs = append(errs, e...)
+						a.fail(p, l.target(), l.level(), finish(e), closed)
+					} else if ls != nil {
+						claim(gw, l.sectionKey(), p)
+					}
+				}
+				if len(errs) > 0 {
+					msg := finish(errs)
+					a.refuse(p, t, refs, Problem{Reason: string(gwv1.PolicyReasonInvalid), Message: msg})
+					for _, ref := range refs {
+						a.builder(p).warnDeprecated(ref, p.Deprecated)
+					}
+					// It still configures the listeners it did translate.
+					a.r.Attachments = append(a.r.Attachments, Attachment{Policy: p, Level: level, Target: t})
+					continue
 				}
 				a.accept(p, t, level, refs)
 			}
 		}
 	}
+}
+
+// invalid refuses p at t as EG's translator refuses a spec it cannot
+// translate.
+func (a *attacher) invalid(p *Policy, t Target, level Level, refs []gwv1.ParentReference, msg string, closed bool) {
+	a.refuse(p, t, refs, Problem{Reason: string(gwv1.PolicyReasonInvalid), Message: msg})
+	for _, ref := range refs {
+		a.builder(p).warnDeprecated(ref, p.Deprecated)
+	}
+	a.fail(p, t, level, msg, closed)
+}
+
+// sectionListener finds the listener a sectionName names: among a
+// ListenerSet's listeners, or among all the Gateway's (its own first),
+// as EG looks it up.
+func (x *index) sectionListener(gw types.NamespacedName, ls *ListenerSet, section string) (clientListener, bool) {
+	for _, l := range x.listenersOf(gw) {
+		if l.name == section && (ls == nil || l.ls == ls) {
+			return l, true
+		}
+	}
+	return clientListener{}, false
 }
 
 // clientTarget resolves a ClientTrafficPolicy target to its Gateway, and

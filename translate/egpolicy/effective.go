@@ -33,6 +33,11 @@ type Applied struct {
 	// merges a route policy with spec.mergeType into; nil otherwise.
 	// gwsim reports the merge and does not merge the specs.
 	MergedWith *Applied
+	// Invalid is set when EG could not translate the policy here
+	// (Result.Failed): none of its effects apply, and FailsClosed says
+	// whether EG answers with a 500 instead.
+	Invalid     string
+	FailsClosed bool
 }
 
 // Effective returns the policies in effect at pt, one per kind (the most
@@ -43,9 +48,11 @@ func (r *Result) Effective(pt Point) []Applied {
 	var out []Applied
 	for _, k := range Kinds {
 		var covering []Applied
-		for i := range r.Attachments {
-			if at := &r.Attachments[i]; at.Policy.Kind == k && at.covers(pt) {
-				covering = append(covering, Applied{Policy: at.Policy, Level: at.Level, Target: at.Target})
+		for _, list := range [][]Attachment{r.Attachments, r.Failed} {
+			for i := range list {
+				if at := &list[i]; at.Policy.Kind == k && at.covers(pt) {
+					covering = append(covering, Applied{Policy: at.Policy, Level: at.Level, Target: at.Target, Invalid: at.Invalid, FailsClosed: at.FailsClosed})
+				}
 			}
 		}
 		if k == EnvoyPatch || len(covering) == 0 {
@@ -56,7 +63,7 @@ func (r *Result) Effective(pt Point) []Applied {
 		// oldest: later ones were refused as Conflicted).
 		slices.SortStableFunc(covering, func(a, b Applied) int { return cmp.Compare(b.Level, a.Level) })
 		best := covering[0]
-		if best.Policy.MergeType != nil && best.Level >= LevelRoute {
+		if best.Invalid == "" && best.Policy.MergeType != nil && best.Level >= LevelRoute {
 			for _, c := range covering[1:] {
 				if c.Level < LevelRoute {
 					best.MergedWith = &c

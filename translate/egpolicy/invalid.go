@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
@@ -12,20 +13,29 @@ import (
 )
 
 // specProblem returns the errors Envoy Gateway's translator finds in a
-// policy's spec that gwsim checks, joined as EG joins them, or "". A
-// policy with one is Accepted=False, Invalid, at every target it
-// resolves (EG's Set*TranslationError*). gwsim checks the references a
-// policy makes to objects of the input: the Services of extAuth and
-// extProc (they exist, have the TCP port, and a ReferenceGrant allows
-// one in another namespace), and the Secrets and ConfigMaps of OIDC,
-// basic auth, a JWT's local JWKS, Wasm pull secrets, Lua and response
-// overrides. The other
-// checks EG makes (values it cannot parse or that are out of range, TLS
-// settings, port sharing) are not simulated.
+// policy's spec, joined as EG joins them, or "". A policy with one is
+// Accepted=False, Invalid, at every target it resolves (EG's
+// Set*TranslationError*). gwsim checks the values EG cannot translate
+// (trafficvalues.go, clientvalues.go) and the references a policy makes
+// to objects of the input: the Services of extAuth and extProc (they
+// exist, have the TCP port, are not ExternalName, and a ReferenceGrant
+// allows one in another namespace), and the Secrets and ConfigMaps of
+// OIDC, basic auth, a JWT's local JWKS, Wasm pull secrets, Lua and
+// response overrides. A ClientTrafficPolicy's errors depend on the
+// listener too (clientlistener.go).
 func (x *index) specProblem(p *Policy) string {
-	if x.w.Refs == nil {
-		return ""
+	var errs []string
+	if o, ok := p.Object.(*egv1a1.BackendTrafficPolicy); ok {
+		errs = trafficProblems(&o.Spec)
 	}
+	if x.w.Refs != nil {
+		errs = append(errs, x.refProblems(p)...)
+	}
+	return finish(errs)
+}
+
+// refProblems are the errors in the objects a policy's spec names.
+func (x *index) refProblems(p *Policy) []string {
 	var errs []string
 	switch o := p.Object.(type) {
 	case *egv1a1.SecurityPolicy:
@@ -53,9 +63,9 @@ func (x *index) specProblem(p *Policy) string {
 				cm, ok := x.w.Refs.ConfigMaps[key]
 				switch {
 				case !ok:
-					errs = append(errs, fmt.Sprintf("JWT: local JWKS ConfigMap %s not found.", key))
+					errs = append(errs, fmt.Sprintf("JWT: local JWKS ConfigMap %s not found", key))
 				case len(cm) == 0:
-					errs = append(errs, fmt.Sprintf("JWT: JWKS data not found in ConfigMap %s.", key))
+					errs = append(errs, fmt.Sprintf("JWT: JWKS data not found in ConfigMap %s", key))
 				}
 			}
 		}
@@ -74,9 +84,9 @@ func (x *index) specProblem(p *Policy) string {
 				cm, ok := x.w.Refs.ConfigMaps[key]
 				switch {
 				case !ok:
-					errs = append(errs, fmt.Sprintf("Lua: can't find the referenced configmap %s in namespace %s.", key.Name, key.Namespace))
+					errs = append(errs, fmt.Sprintf("Lua: can't find the referenced configmap %s in namespace %s", key.Name, key.Namespace))
 				case cm["lua"] == "":
-					errs = append(errs, fmt.Sprintf("Lua: can't find the key lua in the referenced configmap %s.", key.Name))
+					errs = append(errs, fmt.Sprintf("Lua: can't find the key lua in the referenced configmap %s", key.Name))
 				}
 			}
 		}
@@ -89,13 +99,30 @@ func (x *index) specProblem(p *Policy) string {
 			cm, ok := x.w.Refs.ConfigMaps[key]
 			switch {
 			case !ok:
-				errs = append(errs, fmt.Sprintf("ResponseOverride: can't find the referenced configmap %s.", key))
+				errs = append(errs, fmt.Sprintf("ResponseOverride: can't find the referenced configmap %s", key))
 			case cm["response.body"] == "":
-				errs = append(errs, fmt.Sprintf("ResponseOverride: can't find the key response.body in the referenced configmap %s.", key))
+				errs = append(errs, fmt.Sprintf("ResponseOverride: can't find the key response.body in the referenced configmap %s", key))
 			}
 		}
 	}
-	return strings.Join(errs, " ")
+	return errs
+}
+
+// finish words errors as EG's status does (errors.Join, then
+// status.Error2ConditionMsg): one per line, the first letter upper case,
+// a period at the end.
+func finish(errs []string) string {
+	if len(errs) == 0 {
+		return ""
+	}
+	msg := strings.Join(errs, "\n")
+	if r := []rune(msg); unicode.IsLetter(r[0]) {
+		msg = string(unicode.ToUpper(r[0])) + string(r[1:])
+	}
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return msg
 }
 
 // clusterProblems checks the Service backends of a BackendCluster.
@@ -117,18 +144,24 @@ func (x *index) clusterProblems(what string, p *Policy, c egv1a1.BackendCluster)
 			key.Namespace = string(*r.Namespace)
 		}
 		if key.Namespace != p.Namespace && !x.grantsTo(p, key.Namespace, "", "Service", key.Name) {
-			out = append(out, fmt.Sprintf("%s: backend ref to Service %s not permitted by any ReferenceGrant.", what, key))
+			out = append(out, fmt.Sprintf("%s: backend ref to Service %s not permitted by any ReferenceGrant", what, key))
 			continue
 		}
 		svc, ok := x.w.Refs.Services[key]
 		if !ok {
-			out = append(out, fmt.Sprintf("%s: service %s not found.", what, key))
+			out = append(out, fmt.Sprintf("%s: service %s not found", what, key))
 			continue
 		}
 		if r.Port != nil && !slices.ContainsFunc(svc.Spec.Ports, func(sp corev1.ServicePort) bool {
 			return sp.Port == *r.Port && (sp.Protocol == "" || sp.Protocol == corev1.ProtocolTCP)
 		}) {
-			out = append(out, fmt.Sprintf("%s: TCP Port %d not found on service %s.", what, *r.Port, key))
+			out = append(out, fmt.Sprintf("%s: TCP Port %d not found on service %s", what, *r.Port, key))
+			continue
+		}
+		// An ExternalName Service has no endpoints for Envoy to reach.
+		if svc.Spec.Type == corev1.ServiceTypeExternalName {
+			out = append(out, fmt.Sprintf("%s: Service %s is of type ExternalName, which is not supported as a backend; "+
+				"use an Envoy Gateway Backend resource with an FQDN endpoint instead", what, key))
 		}
 	}
 	return out
@@ -144,10 +177,10 @@ func (x *index) secretProblems(what string, p *Policy, r gwv1.SecretObjectRefere
 		key.Namespace = string(*r.Namespace)
 	}
 	if key.Namespace != p.Namespace && !x.grantsTo(p, key.Namespace, "", "Secret", key.Name) {
-		return []string{fmt.Sprintf("%s: secret %s not permitted by any ReferenceGrant.", what, key)}
+		return []string{fmt.Sprintf("%s: secret %s not permitted by any ReferenceGrant", what, key)}
 	}
 	if !x.w.Refs.Secrets[key] {
-		return []string{fmt.Sprintf("%s: secret %s does not exist.", what, key)}
+		return []string{fmt.Sprintf("%s: secret %s does not exist", what, key)}
 	}
 	return nil
 }

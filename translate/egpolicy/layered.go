@@ -101,7 +101,7 @@ func (a *attacher) onRoute(p *Policy, t Target, g *scopeGraph) {
 	if p.MergeType != nil {
 		a.merge(p, rt, routeScope)
 	}
-	if !a.translates(p, t, refs) {
+	if !a.translates(p, t, level, refs) {
 		return
 	}
 	a.accept(p, t, level, refs)
@@ -155,7 +155,7 @@ func (a *attacher) onListenerSet(p *Policy, t Target, g *scopeGraph) {
 	} else {
 		g.add(scope{level: LevelGateway, key: ls.Gateway}, own)
 	}
-	if a.translates(p, t, refs) {
+	if a.translates(p, t, level, refs) {
 		a.accept(p, t, level, refs)
 	}
 	a.mergedInto(p, refs, own)
@@ -190,7 +190,7 @@ func (a *attacher) onGateway(p *Policy, t Target, g *scopeGraph) {
 	if t.Section != "" {
 		g.add(scope{level: LevelGateway, key: key}, own)
 	}
-	if a.translates(p, t, refs) {
+	if a.translates(p, t, level, refs) {
 		a.accept(p, t, level, refs)
 	}
 	a.mergedInto(p, refs, own)
@@ -302,13 +302,14 @@ func (a *attacher) mergedInto(p *Policy, refs []gwv1.ParentReference, own scope)
 // translates reports whether EG's translator takes p's spec; when it
 // finds an error there (specProblem), the target's ancestors are
 // Accepted=False, Invalid, and the policy is not among the attachments
-// (what Envoy then does, often failing closed, is the effects' concern).
-func (a *attacher) translates(p *Policy, t Target, refs []gwv1.ParentReference) bool {
+// but among the failed ones: EG answers its routes there with a 500.
+func (a *attacher) translates(p *Policy, t Target, level Level, refs []gwv1.ParentReference) bool {
 	msg := a.x.specProblem(p)
 	if msg == "" {
 		return true
 	}
 	a.refuse(p, t, refs, Problem{Reason: string(gwv1.PolicyReasonInvalid), Message: msg})
+	a.fail(p, t, level, msg, true)
 	for _, ref := range refs {
 		a.builder(p).warnDeprecated(ref, p.Deprecated)
 	}

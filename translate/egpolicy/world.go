@@ -53,6 +53,11 @@ func (o Object) Key() types.NamespacedName {
 type Gateway struct {
 	Object
 	Listeners []string
+	// Class is its GatewayClass: Gateways of a class in MergedClasses
+	// share one Envoy.
+	Class string
+	// Specs describe Listeners, in the same order.
+	Specs []ListenerSpec
 }
 
 // ListenerSet is a ListenerSet with its Gateway and listener names.
@@ -60,6 +65,19 @@ type ListenerSet struct {
 	Object
 	Gateway   types.NamespacedName
 	Listeners []string
+	// Specs describe Listeners, in the same order.
+	Specs []ListenerSpec
+}
+
+// ListenerSpec is what a ClientTrafficPolicy's translation reads of a
+// listener: whether it serves HTTP or terminates TLS, and which port.
+type ListenerSpec struct {
+	Protocol gwv1.ProtocolType
+	Port     gwv1.PortNumber
+	Hostname string
+	// Terminates is true for an HTTPS listener, and a TLS one in
+	// Terminate mode: Envoy holds the TLS settings there.
+	Terminates bool
 }
 
 // Route is a route of some kind with its rule names and the parentRefs

@@ -27,6 +27,9 @@ const (
 	// PathRedirected means the listener redirected the request to its
 	// path with escaped slashes unescaped (307) before routing.
 	PathRedirected Outcome = "PathRedirected"
+	// PolicyInvalid means a policy that covers the rule was refused for
+	// its spec and the implementation answers 500 in its place.
+	PolicyInvalid Outcome = "PolicyInvalid"
 )
 
 // PolicyStep is one thing a policy, or a listener's client settings, did
@@ -60,6 +63,9 @@ func (r *Result) answer(o Outcome, status int, reason string) {
 func applyPolicies(res *Result, p *ir.Policies, req Request) bool {
 	if p == nil {
 		return false
+	}
+	if refusedAnswers(res, p.Refused) {
+		return true
 	}
 	for _, f := range p.NotSimulated {
 		res.addPolicyNotSimulated(f)
@@ -228,4 +234,20 @@ func spans(codes []ir.StatusSpan) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// refusedAnswers names each refused policy and answers 500 when one of
+// them fails closed: the implementation configured the rule to answer
+// so, ahead of any filter.
+func refusedAnswers(res *Result, refused []ir.RefusedPolicy) bool {
+	for _, r := range refused {
+		if r.FailsClosed {
+			res.addPolicyStep(r.Policy, "refused", fmt.Sprintf("refused for its spec (Accepted False, Invalid: %s); none of its effects apply, and the gateway answers 500 in its place", r.Message), true)
+			res.answer(PolicyInvalid, http.StatusInternalServerError,
+				fmt.Sprintf("%s is refused for its spec (%s), so the gateway answers 500 instead of applying it", policyName(r.Policy), r.Message))
+			return true
+		}
+		res.addPolicyStep(r.Policy, "refused", fmt.Sprintf("refused for its spec (Accepted False, Invalid: %s); none of its effects apply", r.Message), false)
+	}
+	return false
 }

@@ -91,7 +91,7 @@ func (w *world) answer(s *scene, t Trace) string {
 	case evaluate.CORSPreflight:
 		return fmt.Sprintf("%d: the gateway answers the CORS preflight itself", res.Status)
 	case evaluate.FaultAborted, evaluate.CredentialsRequired, evaluate.AuthorizationDenied,
-		evaluate.BadRequest, evaluate.PathRedirected, evaluate.ResponseOverridden:
+		evaluate.BadRequest, evaluate.PathRedirected, evaluate.ResponseOverridden, evaluate.PolicyInvalid:
 		if res.Location != "" {
 			return fmt.Sprintf("%d from the gateway, Location: %s: %s", res.Status, res.Location, res.Reason)
 		}

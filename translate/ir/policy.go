@@ -25,6 +25,20 @@ type Policies struct {
 	// NotSimulated are the policies and fields whose effect gwsim does
 	// not simulate, in policy then field order.
 	NotSimulated []PolicyField `json:"notSimulated,omitempty"`
+	// Refused are the policies that would apply here but whose spec the
+	// implementation could not translate: none of their effects apply.
+	Refused []RefusedPolicy `json:"refused,omitempty"`
+}
+
+// RefusedPolicy is a policy the implementation refused for its spec
+// (Accepted=False, Invalid) where it would apply.
+type RefusedPolicy struct {
+	Policy PolicyRef `json:"policy"`
+	// Message is the Invalid condition's message.
+	Message string `json:"message"`
+	// FailsClosed is true where the implementation answers every request
+	// here with a 500 instead, so that no request passes unguarded.
+	FailsClosed bool `json:"failsClosed,omitempty"`
 }
 
 // PolicyRef names a policy. Like Origin it holds no file:line, so that

@@ -25,7 +25,7 @@ var outcomes = []evaluate.Outcome{
 	evaluate.RouteNotFound, evaluate.NoListener, evaluate.NoGateway, evaluate.Misdirected, evaluate.NoHealthyUpstream,
 	evaluate.ConnectionFailed, evaluate.Forwarded, evaluate.Rejected,
 	evaluate.FaultAborted, evaluate.CredentialsRequired, evaluate.AuthorizationDenied, evaluate.BadRequest,
-	evaluate.PathRedirected, evaluate.ResponseOverridden,
+	evaluate.PathRedirected, evaluate.ResponseOverridden, evaluate.PolicyInvalid,
 }
 
 func outcomeList() string {
