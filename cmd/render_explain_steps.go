@@ -20,6 +20,8 @@ func connectionLines(c explain.ConnectionStep) []string {
 	for _, cert := range c.Certificates {
 		line := "certificate " + refString(cert.Secret)
 		switch {
+		case cert.Encrypted:
+			line += ": names unknown (the Secret's values are encrypted with SOPS)"
 		case !cert.Parsed:
 			line += ": names unknown (the Secret is not in the input or does not parse)"
 		case len(cert.DNSNames) == 0:

@@ -153,6 +153,8 @@ var codes = []Code{
 		Help: "Pass --var NAME=VALUE or --vars-file FILE to give them values; until then each stands for one unknown DNS label."},
 	{ID: "GWS1020", Group: GroupInput, Reason: ReasonNotAnObject, Title: "YAML that is not a Kubernetes object",
 		Help: "Nothing to fix: gwsim lists the files it skipped (values, config, workflows, encrypted files); use --exclude to leave them out without a word."},
+	{ID: "GWS1022", Group: GroupInput, Reason: ReasonEncrypted, Title: "Values encrypted with SOPS",
+		Help: "Nothing to fix: gwsim reads an encrypted Secret's or ConfigMap's keys, not their values, and takes a certificate or CA bundle in it as valid; decrypt it into the input (sops -d) to have its values checked."},
 	{ID: "GWS1021", Group: GroupInput, Reason: ReasonChannelChosen, Title: "Experimental channel chosen for the input",
 		Help: "Nothing to fix if the cluster has the experimental channel's CRDs; pass --channel standard to check the input against the standard channel instead."},
 	{ID: "GWS1030", Group: GroupInput, Reason: ReasonNoKindMatch, Title: "Kind or version that no API server serves",

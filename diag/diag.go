@@ -227,6 +227,10 @@ const (
 	// skipped and listed in one finding.
 	ReasonNotAnObject = "NotAnObject"
 
+	// ReasonEncrypted: a Secret or ConfigMap read from a SOPS-encrypted
+	// document, whose values gwsim does not know (EncryptedAnnotation).
+	ReasonEncrypted = "Encrypted"
+
 	// ReasonChannelChosen: --channel auto chose the experimental channel
 	// because of the object the finding names.
 	ReasonChannelChosen = "ChannelChosen"

@@ -10,6 +10,21 @@ import (
 // object it is on: a comma-separated list of codes.
 const IgnoreAnnotation = "gwsim.dev/ignore"
 
+// EncryptedAnnotation marks an object the loader read from an encrypted
+// document: its data values are unknown, not empty. Its value says by
+// what (EncryptedBySOPS).
+const EncryptedAnnotation = "gwsim.dev/encrypted"
+
+// EncryptedBySOPS is EncryptedAnnotation's value on an object SOPS
+// encrypted.
+const EncryptedBySOPS = "sops"
+
+// Encrypted reports whether the loader read an object with these
+// annotations from an encrypted document.
+func Encrypted(annotations map[string]string) bool {
+	return annotations[EncryptedAnnotation] != ""
+}
+
 // Ignore is one suppression rule: a code, for every object or for one.
 type Ignore struct {
 	Code string

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/profile"
 )
 
@@ -300,6 +301,9 @@ func (w *world) egCredentialProblem(hrf *egv1a1.HTTPRouteFilter, ref gwv1.Secret
 	s, ok := w.secrets[keyOf(ns, string(ref.Name))]
 	if !ok {
 		return fmt.Sprintf("credential Secret %s/%s does not exist", ns, ref.Name)
+	}
+	if _, has := s.Data[egv1a1.InjectedCredentialKey]; has && diag.Encrypted(s.Annotations) {
+		return "" // its value is unknown, not empty
 	}
 	if len(s.Data[egv1a1.InjectedCredentialKey]) == 0 {
 		return fmt.Sprintf("credential Secret %s/%s has no %q key", ns, ref.Name, egv1a1.InjectedCredentialKey)

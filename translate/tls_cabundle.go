@@ -33,7 +33,9 @@ const (
 // as an X.509 certificate. Permission (ReferenceGrant) is the caller's
 // business: it differs between BackendTLSPolicy and frontend validation.
 // A missing object that the open world assumes (for the reference at field
-// of by) holds a valid bundle; its certificate count is unknown, so 0.
+// of by) holds a valid bundle, and so does one whose values are encrypted
+// (diag.Encrypted) if it has the key; the certificate count of either is
+// unknown, so 0.
 func (w *world) resolveCABundle(group, kind, ns, name string, by diag.ObjectRef, field string) (ir.CACertificate, caProblem, string) {
 	full := ns + "/" + name
 	var data []byte
@@ -46,6 +48,9 @@ func (w *world) resolveCABundle(group, kind, ns, name string, by diag.ObjectRef,
 		if !ok {
 			return ir.CACertificate{}, caBadRef, fmt.Sprintf("ConfigMap %s does not exist", full)
 		}
+		if _, has := cm.Data[caBundleKey]; has && diag.Encrypted(cm.Annotations) {
+			return ir.CACertificate{Kind: kind, Name: full, Key: caBundleKey}, caOK, ""
+		}
 		data = []byte(cm.Data[caBundleKey])
 	case group == "" && kind == "Secret":
 		s, ok := w.secrets[keyOf(ns, name)]
@@ -54,6 +59,9 @@ func (w *world) resolveCABundle(group, kind, ns, name string, by diag.ObjectRef,
 		}
 		if !ok {
 			return ir.CACertificate{}, caBadRef, fmt.Sprintf("Secret %s does not exist", full)
+		}
+		if _, has := s.Data[caBundleKey]; has && diag.Encrypted(s.Annotations) {
+			return ir.CACertificate{Kind: kind, Name: full, Key: caBundleKey}, caOK, ""
 		}
 		data = s.Data[caBundleKey]
 	default:

@@ -78,6 +78,15 @@ func (w *world) resolveCertificate(owner listenerOwner, ref gwv1.SecretObjectRef
 	if s.Type != corev1.SecretTypeTLS {
 		return "", invalid, fmt.Sprintf("Secret %s has type %q, want %q", name, s.Type, corev1.SecretTypeTLS)
 	}
+	if diag.Encrypted(s.Annotations) {
+		// Its keys are known, its values are not (see diag.Encrypted).
+		_, hasCrt := s.Data[corev1.TLSCertKey]
+		_, hasKey := s.Data[corev1.TLSPrivateKeyKey]
+		if !hasCrt || !hasKey {
+			return "", invalid, fmt.Sprintf("Secret %s must hold both %s and %s", name, corev1.TLSCertKey, corev1.TLSPrivateKeyKey)
+		}
+		return name, "", ""
+	}
 	crt, keyPEM := s.Data[corev1.TLSCertKey], s.Data[corev1.TLSPrivateKeyKey]
 	if len(crt) == 0 || len(keyPEM) == 0 {
 		return "", invalid, fmt.Sprintf("Secret %s must hold both %s and %s", name, corev1.TLSCertKey, corev1.TLSPrivateKeyKey)

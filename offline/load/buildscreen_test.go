@@ -34,7 +34,7 @@ spec:
 // a document that does not parse, or does not decode into its kind, is
 // left out alone with an error finding at its line; a document whose
 // aliases expand past the limit is an input error and the rest is built;
-// SOPS-encrypted content is skipped; --channel auto sees the built kinds.
+// SOPS-encrypted content whose kind is encrypted is skipped; --channel auto sees the built kinds.
 func TestBuildKeepsPerDocumentRules(t *testing.T) {
 	routes := strings.Join([]string{
 		routeNamed("a", "eighty"),
@@ -42,7 +42,7 @@ func TestBuildKeepsPerDocumentRules(t *testing.T) {
 		"apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: c\nspec:\n  parentRefs: [ name: gw\n",
 		strings.Replace(aliasDoc(0, 33000), "namespace: shop", "namespace: infra", 1),
 		"apiVersion: gateway.networking.k8s.io/v1alpha2\nkind: TCPRoute\nmetadata:\n  name: t\nspec:\n  parentRefs:\n  - name: gw\n    namespace: infra\n  rules:\n  - backendRefs:\n    - name: web\n      port: 80\n",
-		"apiVersion: v1\nkind: Secret\nmetadata:\n  name: tls\ndata:\n  tls.crt: ENC[AES256_GCM,data:x]\nsops:\n  version: 3.8.1\n",
+		"apiVersion: v1\nkind: ENC[AES256_GCM,data:x]\nmetadata:\n  name: tls\ndata:\n  tls.crt: ENC[AES256_GCM,data:x]\nsops:\n  version: 3.8.1\n",
 	}, "---\n")
 	dir := writeFiles(t, map[string]string{
 		"app/kustomization.yaml": "resources:\n- gateway.yaml\n- routes.yaml\n",

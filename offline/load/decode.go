@@ -171,6 +171,14 @@ const maxListDepth = 4
 // decoded in turn (with the List's source).
 func (d *decoder) value(js []byte, src diag.Source, out *decoded, at origin, depth int) {
 	h, err := d.readHeader(js, at.converted)
+	encrypted := false
+	if depth == 0 && err == nil && sopsEncrypted(js) {
+		if opened, ok := openSOPS(js); ok {
+			js, encrypted = opened, true
+			at.converted = false
+			h, err = d.readHeader(js, false)
+		}
+	}
 	var depthErr *depthError
 	switch {
 	case errors.As(err, &depthErr):
@@ -206,6 +214,9 @@ func (d *decoder) value(js []byte, src diag.Source, out *decoded, at origin, dep
 	case h.Kind == "List" || h.hasItems && strings.HasSuffix(h.Kind, "List"):
 		d.list(gvk, h.items, src, out, at, depth)
 	default:
+		if encrypted {
+			out.findings = append(out.findings, encryptedFinding(ref, src))
+		}
 		d.object(js, gvk, h, ref, src, out, at)
 	}
 }

@@ -275,8 +275,8 @@ func TestLoad(t *testing.T) {
 			"a.yaml":      "kind: Gateway\nmetadata: {name: g}\n---\nfoo: bar\n---\n- a list\n---\n42\n",
 			"values.yaml": "replicaCount: 2\nimage: {tag: v1}\n",
 			"Chart.yaml":  "apiVersion: v2\nname: app\nversion: 1.0.0\n",
-			"secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\ndata:\n  password: ENC[AES256_GCM,data:x,iv:y,tag:z,type:str]\n" +
-				"sops:\n  version: 3.8.1\n",
+			"secret.yaml": "apiVersion: ENC[AES256_GCM,data:x,iv:y,tag:z,type:str]\nkind: ENC[AES256_GCM,data:x,iv:y,tag:z,type:str]\nmetadata:\n  name: ENC[AES256_GCM,data:x,iv:y,tag:z,type:str]\n" +
+				"data:\n  password: ENC[AES256_GCM,data:x,iv:y,tag:z,type:str]\nsops:\n  version: 3.8.1\n",
 			"deploy.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n  labels: {{ include \"x\" . }}\n  {{- end }}\n",
 			"config.json": "[{\"a\": 1}]",
 		},

@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/translate/evaluate"
 	"github.com/gwsim/gwsim/translate/ir"
 )
@@ -37,7 +38,10 @@ type CertificateStep struct {
 	// Parsed is set when the Secret is in the input and its certificate
 	// parses; DNSNames are then its DNS subject alternative names, and
 	// CommonName its subject's CN (which clients no longer check).
-	Parsed     bool     `json:"parsed"`
+	Parsed bool `json:"parsed"`
+	// Encrypted is set when the Secret's values are encrypted in the
+	// input (SOPS), so that its names cannot be known.
+	Encrypted  bool     `json:"encrypted,omitempty"`
 	DNSNames   []string `json:"dnsNames,omitempty"`
 	CommonName string   `json:"commonName,omitempty"`
 	// CoversSNI tells whether a DNS name covers the client's SNI (set only
@@ -101,6 +105,10 @@ func (w *world) certificate(name, sni string) CertificateStep {
 	step := CertificateStep{Secret: w.objectRef("Secret", ns, n)}
 	s := w.secrets[name]
 	if s == nil {
+		return step
+	}
+	if diag.Encrypted(s.Annotations) {
+		step.Encrypted = true
 		return step
 	}
 	block, _ := pem.Decode(s.Data[corev1.TLSCertKey])
