@@ -163,6 +163,18 @@ type StatusChoices struct {
 	// Gateway says InvalidBackendTLS (route.go, processDestination).
 	// Empty means UnsupportedProtocol (generic).
 	UnmetBackendTLSReason string
+	// EnvoyBackendTLSPolicies reads a BackendTLSPolicy's caCertificateRefs
+	// as Envoy Gateway does: a ConfigMap or Secret holds the bundle under
+	// ca.crt, else tls.crt, else its only key, unparsed; a
+	// ClusterTrustBundle is a CA source too; references of other kinds are
+	// passed over (InvalidKind only when none is left); and one reference
+	// that cannot be read makes the whole policy NoValidCACertificate
+	// (InvalidCACertificateRef). A policy that another takes precedence
+	// over on every target it has there gets only Accepted=False
+	// (Conflicted) on that ancestor, no ResolvedRefs. Generic wants ca.crt
+	// holding PEM certificates that parse, uses the references that do,
+	// and writes ResolvedRefs on every ancestor.
+	EnvoyBackendTLSPolicies bool
 	// CountsRejectedRoutes counts a route whose every rule is invalid
 	// (Accepted=False) in the attachedRoutes of the listeners it would
 	// attach to, where the AttachedRoutes godoc says routes with
@@ -219,6 +231,7 @@ var envoyGatewayStatus = StatusChoices{
 	EnvoyFilterRules:              true,
 	EnvoyBackendRefs:              true,
 	UnmetBackendTLSReason:         "InvalidBackendTLS",
+	EnvoyBackendTLSPolicies:       true,
 	CountsRejectedRoutes:          true,
 	ProblemListenerConditions:     true,
 }

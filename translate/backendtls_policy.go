@@ -48,6 +48,9 @@ type policyResult struct {
 	// findings repeat what status shows; they are reported only for a
 	// policy that no Gateway of gwsim reaches, which gets no status.
 	findings []diag.Finding
+	// notes say what gwsim does not simulate of the policy, which no
+	// status shows: they are reported always.
+	notes []diag.Finding
 }
 
 // policyTarget is one targetRef that selects an existing Service or
@@ -115,6 +118,7 @@ func (w *world) resolveBackendTLSPolicies() backendTLSResult {
 			return diag.Finding{Severity: sev, Object: ref, Source: w.in.Sources.Of(ref), Field: field, Reason: reason, Message: msg}
 		}
 		w.policyTLS(pr, finding)
+		res.findings = append(res.findings, pr.notes...)
 		for i, t := range p.Spec.TargetRefs {
 			field := fmt.Sprintf("spec.targetRefs[%d]", i)
 			pt, f := w.policyTarget(p.Namespace, t, field, ref, finding)

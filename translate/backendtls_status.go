@@ -11,6 +11,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gwsim/gwsim/diag"
+	"github.com/gwsim/gwsim/profile"
 	"github.com/gwsim/gwsim/translate/ir"
 )
 
@@ -94,7 +95,7 @@ func (w *world) appendAncestors(st map[types.NamespacedName][]gwv1.PolicyAncesto
 		st[key] = append(st[key], gwv1.PolicyAncestorStatus{
 			AncestorRef:    *ref.DeepCopy(),
 			ControllerName: gr.class.Spec.ControllerName,
-			Conditions:     stamp(pr.ancestorConditions(reached[pr]), p.Generation, w.opts.Now),
+			Conditions:     stamp(pr.ancestorConditions(reached[pr], ProfileOf(w.opts, gr.class).Status), p.Generation, w.opts.Now),
 		})
 	}
 }
@@ -117,7 +118,7 @@ func (w *world) clusterPort(c ir.Cluster) (backendKey, corev1.ServicePort, bool)
 
 // ancestorConditions are the conditions of the policy for a Gateway that
 // reaches the targets whose indexes are in reached.
-func (pr *policyResult) ancestorConditions(reached map[int]bool) []condition {
+func (pr *policyResult) ancestorConditions(reached map[int]bool, choices profile.StatusChoices) []condition {
 	var applied, udp, conflicts, notes []string
 	for i, t := range pr.targets {
 		if !reached[i] {
@@ -140,6 +141,9 @@ func (pr *policyResult) ancestorConditions(reached map[int]bool) []condition {
 	switch {
 	case len(applied) == 0 && len(udp) == 0:
 		c = falseCond(accepted, string(gwv1.PolicyReasonConflicted), strings.Join(conflicts, "; "))
+		if choices.EnvoyBackendTLSPolicies {
+			return []condition{c}
+		}
 	case pr.invalid != nil:
 		c = *pr.invalid
 	case len(applied) == 0:

@@ -40,6 +40,8 @@ func (w *world) policyTLS(pr *policyResult, finding func(diag.Severity, string, 
 	pr.refs = trueCond(string(gwv1.BackendTLSPolicyConditionResolvedRefs), string(gwv1.BackendTLSPolicyReasonResolvedRefs),
 		"all CA certificate references are resolved")
 	switch {
+	case len(v.CACertificateRefs) > 0 && w.envoyCARefs():
+		w.envoyPolicyCAs(pr, finding)
 	case len(v.CACertificateRefs) > 0:
 		var reason string
 		var problems []string

@@ -31,7 +31,7 @@ var reasons = []Reason{
 		regexp.MustCompile(`^Backend `)},
 	{"Backend and ServiceImport endpoints: EG says EndpointsNotFound (BackendsAvailable False) for a Service without ready endpoints and UnsupportedAddressType for a ServiceImport whose EndpointSlices mix address types, which gwsim does not read in status; its test runs one case on the Host infrastructure, where a loopback address is valid (InvalidAddress)",
 		regexp.MustCompile(`UnsupportedAddressType|InvalidAddress|InvalidBackendRef|EndpointsNotFound`)},
-	{"BackendTLSPolicy: EG reads a CA bundle from ca.crt, else tls.crt, else the only key (gwsim wants ca.crt, and its route then says InvalidBackendTLS where EG's resolves), refuses some policies gwsim meets (InvalidBackendTLS on HTTPRoutes and TCPRoutes), records an ancestor per parentRef section, and aggregates past 16 ancestors",
+	{"BackendTLSPolicy: EG also records as a policy's ancestors the policies and EnvoyProxies whose own backends it applies to (a SecurityPolicy's or EnvoyExtensionPolicy's service, a telemetry sink), which gwsim does not read; refuses a backend whose policy it cannot merge with the EnvoyProxy's backendTLS settings (InvalidBackendTLS on HTTPRoutes and TCPRoutes); records an ancestor per parentRef section; and aggregates past 16 ancestors",
 		regexp.MustCompile(`^BackendTLSPolicy |InvalidBackendTLS|Aggregated`)},
 	{"A Gateway that one side refuses as a whole and the other accepts (EnvoyProxy parameters, above): the side that refuses it writes no listener status and no route parent status for it",
 		regexp.MustCompile(`^Gateway listener entry: |Route parent entry: EG present, gwsim absent`)},
@@ -45,7 +45,7 @@ var reasons = []Reason{
 		regexp.MustCompile(`IncompatibleFilters`)},
 	{"EG refuses a TCPRoute or UDPRoute with more than one rule (Accepted False/InvalidRule, no ResolvedRefs), which the v1alpha2 API allows",
 		regexp.MustCompile(`InvalidRule|parent ResolvedRefs: EG absent`)},
-	{"TLS: EG reads SDS Secrets when its deployment enables them (SDSSecretRefEnabled, a setting of EG, not of the input; its test enables them for the sds cases) and says SDSCertificateOpaque on them, and reads a BackendTLSPolicy's CA bundle from ca.crt, else tls.crt, else the only key, and from ClusterTrustBundles, where gwsim wants ca.crt and a parsed PEM bundle",
+	{"TLS: EG reads SDS Secrets when its deployment enables them (SDSSecretRefEnabled, a setting of EG, not of the input; its test enables them for the sds cases) and says SDSCertificateOpaque on them, reading a BackendTLSPolicy's CA from an SDS Secret, which gwsim does not",
 		regexp.MustCompile(`PartiallyInvalidCertificateRef|SDSCertificateOpaque|CACertificate|InvalidCertificateRef|listener Programmed|UnsupportedProtocol`)},
 }
 

@@ -228,6 +228,8 @@ func unhealthy(cl *ir.Cluster) string {
 		return ""
 	case cl.TLS != nil && cl.TLS.Invalid != "":
 		return fmt.Sprintf("no healthy upstream: BackendTLSPolicy %s of cluster %s is invalid (%s), so the gateway cannot open the TLS connection it requires", cl.TLS.Policy, cl.Name, cl.TLS.Invalid)
+	case cl.TLS != nil && cl.TLS.Unloadable != "":
+		return fmt.Sprintf("no healthy upstream: the data plane cannot load the CA certificates of BackendTLSPolicy %s for cluster %s (%s), so the TLS connection it requires fails", cl.TLS.Policy, cl.Name, cl.TLS.Unloadable)
 	case cl.NoReadyEndpoints:
 		return fmt.Sprintf("no healthy upstream: the input's EndpointSlices list no ready endpoint for cluster %s", cl.Name)
 	}

@@ -36,6 +36,11 @@ type BackendTLS struct {
 	// Invalid: an unknown wellKnownCACertificates). The spec then makes
 	// every connection fail, and requests forwarded here get a 5xx.
 	Invalid string `json:"invalid,omitempty"`
+	// Unloadable, when set, says why the data plane cannot load the CA
+	// bundles of a policy its controller accepts (Envoy Gateway does not
+	// parse them; Envoy refuses a bundle without a certificate that
+	// parses): connections fail all the same, though no status says so.
+	Unloadable string `json:"unloadable,omitempty"`
 }
 
 // CACertificate is one resolved CA bundle: the key ca.crt of a ConfigMap
