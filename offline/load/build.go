@@ -72,7 +72,7 @@ func buildAll(inputs []input, limits Limits, follow bool, vars map[string]string
 	}
 	var fr fluxResult
 	if follow {
-		fr = followFlux(scanFlux(inputs, limits), vars, budget)
+		fr = followFlux(scanFlux(inputs, limits), vars, budget, aliases)
 		for _, f := range fr.reachedFiles {
 			reachedFiles[f] = true
 		}

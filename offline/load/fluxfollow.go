@@ -100,7 +100,7 @@ type fluxResult struct {
 
 // followFlux builds the path of each Flux Kustomization as
 // kustomize-controller would and substitutes its variables.
-func followFlux(scan fluxScan, vars map[string]string, budget *kustomize.Budget) fluxResult {
+func followFlux(scan fluxScan, vars map[string]string, budget *kustomize.Budget, expansion *aliasBudget) fluxResult {
 	r := fluxResult{unresolved: map[string]bool{}, absent: map[string]bool{}}
 	for _, fo := range scan.objects {
 		root, ok := flux.SourceRoot(fo.src.File, fo.root, fo.Path)
@@ -128,9 +128,14 @@ func followFlux(scan fluxScan, vars map[string]string, budget *kustomize.Budget)
 		for _, m := range missing {
 			r.absent[m] = true
 		}
-		docs := builtDocuments(&res)
-		for i := range docs {
-			docs[i] = substitute(docs[i], values, r.unresolved)
+		var docs []document
+		for _, doc := range builtDocuments(&res) {
+			doc, refused := substitute(doc, values, r.unresolved, expansion)
+			if refused != nil {
+				r.errs = append(r.errs, *refused)
+				continue
+			}
+			docs = append(docs, doc)
 		}
 		r.inputs = append(r.inputs, input{path: dir, built: &res, docs: docs})
 		r.followed++
@@ -152,21 +157,33 @@ func followFlux(scan fluxScan, vars map[string]string, budget *kustomize.Budget)
 
 // substitute applies Flux's post-build substitution to a built document,
 // unless the object opts out with kustomize.toolkit.fluxcd.io/substitute:
-// disabled. Names left unresolved are added to unresolved.
-func substitute(doc document, vars map[string]string, unresolved map[string]bool) document {
+// disabled. Names left unresolved are added to unresolved. What values
+// add to the document is an expansion like an alias's (a long value
+// referenced many times), so it counts against the same limits: the
+// document is refused, with the error returned, when it would grow past
+// the limit per document or what is left of the budget of all.
+func substitute(doc document, vars map[string]string, unresolved map[string]bool, expansion *aliasBudget) (document, *diag.Finding) {
 	if !bytes.Contains(doc.data, []byte("${")) || bytes.Contains(doc.data, []byte(`"kustomize.toolkit.fluxcd.io/substitute":"disabled"`)) {
-		return doc
+		return doc, nil
 	}
 	y, err := yaml.JSONToYAML(doc.data)
 	if err != nil {
-		return doc
+		return doc, nil
 	}
-	out, names := flux.Substitute(string(y), vars)
+	growth := min(expansion.perDoc, expansion.total-expansion.used)
+	out, names, ok := flux.Substitute(string(y), vars, len(y)+int(max(growth, 0)))
+	if !ok {
+		f := limitError(diag.Source{File: doc.file, Line: doc.line}, diag.ObjectRef{}, "", fmt.Sprintf(
+			"Flux variables expand this %d-byte document by more than %d bytes (the limit per document, or what is left of --max-total-expanded-bytes); gwsim refuses it rather than run out of memory",
+			len(y), growth))
+		return doc, &f
+	}
 	for _, n := range names {
 		unresolved[n] = true
 	}
+	expansion.used += max(int64(len(out)-len(y)), 0)
 	doc.data, doc.json = []byte(out), false
-	return doc
+	return doc, nil
 }
 
 // unresolvedFinding is the one info finding that lists the variables no

@@ -15,17 +15,22 @@ var varName = regexp.MustCompile(`^[_a-zA-Z][_a-zA-Z0-9]*$`)
 // ${NAME-default} when it is unset; `$${` is an escaped, literal `${`. A
 // reference that stays unresolved becomes the placeholder of its name
 // (Placeholder) and is listed in unresolved. Text that is not a valid
-// reference is left as it is.
-func Substitute(text string, vars map[string]string) (out string, unresolved []string) {
+// reference is left as it is. A value may be long and referenced many
+// times, so the output is bounded: once it would pass maxBytes, ok is
+// false and out is empty.
+func Substitute(text string, vars map[string]string, maxBytes int) (out string, unresolved []string, ok bool) {
 	if !strings.Contains(text, "${") {
-		return text, nil
+		return text, nil, len(text) <= maxBytes
 	}
 	var b strings.Builder
 	for {
+		if b.Len() > maxBytes {
+			return "", nil, false
+		}
 		i := strings.Index(text, "${")
 		if i < 0 {
 			b.WriteString(text)
-			return b.String(), unresolved
+			return b.String(), unresolved, b.Len() <= maxBytes
 		}
 		if i > 0 && text[i-1] == '$' {
 			b.WriteString(text[:i-1])
@@ -36,7 +41,7 @@ func Substitute(text string, vars map[string]string) (out string, unresolved []s
 		end := strings.IndexByte(text[i:], '}')
 		if end < 0 {
 			b.WriteString(text)
-			return b.String(), unresolved
+			return b.String(), unresolved, b.Len() <= maxBytes
 		}
 		b.WriteString(text[:i])
 		ref := text[i+2 : i+end]

@@ -2,6 +2,7 @@ package flux
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -21,10 +22,27 @@ func TestSubstitute(t *testing.T) {
 		{"app.${CLUSTER}.${DOMAIN} ${CLUSTER}", "app." + p + ".example.com " + p, []string{"CLUSTER", "CLUSTER"}},
 		{"no refs $HOME ${", "no refs $HOME ${", nil},
 	} {
-		got, unresolved := Substitute(tt.in, vars)
-		if got != tt.want || !slices.Equal(unresolved, tt.unresolved) {
-			t.Errorf("Substitute(%q) = %q %v, want %q %v", tt.in, got, unresolved, tt.want, tt.unresolved)
+		got, unresolved, ok := Substitute(tt.in, vars, 1<<10)
+		if !ok || got != tt.want || !slices.Equal(unresolved, tt.unresolved) {
+			t.Errorf("Substitute(%q) = %q %v %v, want %q %v", tt.in, got, unresolved, ok, tt.want, tt.unresolved)
 		}
+	}
+}
+
+// TestSubstituteBounded checks that a value referenced many times cannot
+// make the output grow past the bound: a 1 KiB value referenced 10,000
+// times would be 10 MiB.
+func TestSubstituteBounded(t *testing.T) {
+	vars := map[string]string{"V": strings.Repeat("x", 1<<10)}
+	in := strings.Repeat("${V}", 10000)
+	if out, _, ok := Substitute(in, vars, 1<<20); ok || out != "" {
+		t.Errorf("Substitute over the bound = %d bytes, ok %v; want refused", len(out), ok)
+	}
+	if out, _, ok := Substitute(in[:4*1000], vars, 1<<20); !ok || len(out) != 1000<<10 {
+		t.Errorf("Substitute within the bound = %d bytes, ok %v; want %d bytes", len(out), ok, 1000<<10)
+	}
+	if _, _, ok := Substitute("no refs", nil, 3); ok {
+		t.Error("text without references longer than the bound is accepted")
 	}
 }
 
