@@ -122,6 +122,13 @@ type ListenerChoices struct {
 	// distinct-listeners rule to the Gateway's listeners, without
 	// winners, and ListenerSet precedence to the others.
 	EnvoyListenerRules bool
+	// HTTPAndGRPCShareHostnames serves HTTPRoutes and GRPCRoutes together
+	// on one listener hostname, in one virtual host, as Envoy Gateway's
+	// translator does (it never compares the two kinds' hostnames).
+	// Generic follows the GRPCRoute godoc: of an HTTPRoute and a GRPCRoute
+	// whose hostnames intersect on a listener, the older is accepted and
+	// the other refused there (NotAllowedByListeners).
+	HTTPAndGRPCShareHostnames bool
 }
 
 // StatusChoices are the points of status an implementation writes its own
@@ -242,4 +249,5 @@ var envoyGatewayListeners = ListenerChoices{
 	TLSCarriesTCPRoute:           true,
 	RoutesIgnoreListenerValidity: true,
 	EnvoyListenerRules:           true,
+	HTTPAndGRPCShareHostnames:    true,
 }

@@ -33,7 +33,26 @@ import (
 // route wants, whatever the order. Finding them is spread over up to
 // workers goroutines.
 func (w *world) resolveKindConflicts(routes []*routeResult, parents [][]*parentResult, workers int) []diag.Finding {
+	parents = w.withoutSharedHostnames(parents)
 	return w.resolveKindConflictsAmong(routes, parents, conflictCandidates(routes, parents, workers))
+}
+
+// withoutSharedHostnames leaves out the parents on a Gateway whose profile
+// serves HTTPRoutes and GRPCRoutes together on a hostname
+// (ListenerChoices.HTTPAndGRPCShareHostnames): no route there is refused for
+// the other kind. parents is returned as is when no parent is left out.
+func (w *world) withoutSharedHostnames(parents [][]*parentResult) [][]*parentResult {
+	shares := func(p *parentResult) bool {
+		return p.gateway != nil && ProfileOf(w.opts, p.gateway.class).Listeners.HTTPAndGRPCShareHostnames
+	}
+	if !slices.ContainsFunc(parents, func(ps []*parentResult) bool { return slices.ContainsFunc(ps, shares) }) {
+		return parents
+	}
+	out := make([][]*parentResult, len(parents))
+	for i, ps := range parents {
+		out[i] = slices.DeleteFunc(slices.Clone(ps), shares)
+	}
+	return out
 }
 
 // resolveKindConflictsAmong runs the ordered pass over the HTTPRoutes and

@@ -19,12 +19,24 @@ type routeEntry struct {
 
 // compareRouteEntries orders the routes of one virtual host. Every kind
 // that lands in virtual hosts orders by its own rules. HTTPRoutes and
-// GRPCRoutes never share a virtual host (see listener_kindconflict.go), so entries
-// of different kinds only meet here through a bug; they are still ordered
-// deterministically, by kind name.
+// GRPCRoutes share a virtual host only under a profile that serves both on
+// one listener hostname (ListenerChoices.HTTPAndGRPCShareHostnames; the
+// generic profile refuses one, listener_kindconflict.go): entries of the
+// two kinds are then ordered by their IR matches, as Envoy Gateway sorts
+// the routes of a listener whatever their kind (internal/gatewayapi/sort.go
+// XdsIRRoutes: an Exact path before a regular expression before a prefix,
+// then the longer path, then more header and query matches), and a tie
+// goes to the older route, then by namespace/name, then by kind.
 func compareRouteEntries(a, b *routeEntry) int {
 	if a.route.Origin.Kind != b.route.Origin.Kind {
-		return cmp.Compare(a.route.Origin.Kind, b.route.Origin.Kind)
+		am, bm := &a.route.Match, &b.route.Match
+		return cmp.Or(
+			cmp.Compare(PathTypeRank(bm.PathType), PathTypeRank(am.PathType)),
+			cmp.Compare(len(bm.Path), len(am.Path)),
+			cmp.Compare(len(bm.Headers), len(am.Headers)),
+			cmp.Compare(len(bm.QueryParams), len(am.QueryParams)),
+			compareEntryTies(a, b),
+			cmp.Compare(a.route.Origin.Kind, b.route.Origin.Kind))
 	}
 	if a.route.Origin.Kind == "GRPCRoute" {
 		return compareGRPCRoutes(a, b)

@@ -37,7 +37,7 @@ var reasons = []Reason{
 		regexp.MustCompile(`^Gateway listener entry: |Route parent entry: EG present, gwsim absent`)},
 	{"EG's own RouteRulesOverlap condition on routes whose rules overlap",
 		regexp.MustCompile(`RouteRulesOverlap`)},
-	{"Route attachment: EG serves HTTPRoutes and GRPCRoutes together on one listener hostname, where the GRPCRoute godoc has one of them refused (NotAllowedByListeners); its test has no Namespace object for some routes' namespaces, and its translator then refuses them; it leaves out of attachedRoutes a route it refuses for its rules (InvalidRule, a gRPC direct response)",
+	{"Route attachment: its test has no Namespace object for some routes' namespaces, and its translator then refuses them; it leaves out of attachedRoutes a route it refuses for its rules (InvalidRule, a gRPC direct response)",
 		regexp.MustCompile(`attachedRoutes|parent Accepted: EG True/Accepted, gwsim False/NotAllowedByListeners|parent Accepted: EG False/NotAllowedByListeners, gwsim True/Accepted`)},
 	{"EG answers a filter it cannot apply (an unresolved ExtensionRef, a backendRef filter, a gRPC direct response) with ResolvedRefs False/UnsupportedValue, where gwsim says InvalidKind or nothing; gRPC rule filters are not checked by EG's rules yet",
 		regexp.MustCompile(`EG False/UnsupportedValue|EG True/UnsupportedValue|InvalidBackendFilters|ResolvedRefs: EG True/ResolvedRefs, gwsim False/UnsupportedValue`)},
