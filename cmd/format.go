@@ -69,16 +69,29 @@ func yamlPieces(w io.Writer, v any, run int) (pieces, error) {
 	if err != nil {
 		return pieces{}, fmt.Errorf("encoding yaml: %w", err)
 	}
+	p := partPieces(s, "yaml")
+	p.write = s.WritePart
+	return p, nil
+}
+
+// parts is a document cut into parts that encode independently, each
+// once and in any order (yamlout.Split, jsonout.Split).
+type parts interface {
+	Len() int
+	EncodePart(i int, out *bytes.Buffer) error
+}
+
+// partPieces are the pieces of s; format names it in an error.
+func partPieces(s parts, format string) pieces {
 	return pieces{
 		n: s.Len(),
 		render: func(i int, out *bytes.Buffer) error {
 			if err := s.EncodePart(i, out); err != nil {
-				return fmt.Errorf("encoding yaml: %w", err)
+				return fmt.Errorf("encoding %s: %w", format, err)
 			}
 			return nil
 		},
-		write: s.WritePart,
-	}, nil
+	}
 }
 
 // writeJSON writes v as JSON indented by two spaces, with a final newline:
@@ -98,15 +111,7 @@ func writeJSON(w io.Writer, v any) error {
 	if err != nil {
 		return fmt.Errorf("encoding json: %w", err)
 	}
-	return writePieces(w, concatPieces(pieces{
-		n: s.Len(),
-		render: func(i int, out *bytes.Buffer) error {
-			if err := s.EncodePart(i, out); err != nil {
-				return fmt.Errorf("encoding json: %w", err)
-			}
-			return nil
-		},
-	}, textPiece("\n")))
+	return writePieces(w, concatPieces(partPieces(s, "json"), textPiece("\n")))
 }
 
 // jsonRun is how many items of a long list make one piece of a JSON
