@@ -94,6 +94,9 @@ func (w *world) routeEffects(applied []egpolicy.Applied) *ir.Policies {
 	p := &ir.Policies{}
 	for _, a := range applied {
 		if a.Invalid != "" {
+			if a.Policy.Kind == egpolicy.ClientTraffic && !a.FailsClosed {
+				continue // the listener names it (clientEffect)
+			}
 			egeffect.AddRefused(p, egeffect.Ref(profile.EnvoyGatewayGroup+"/"+string(a.Policy.Kind), a.Policy.Namespace, a.Policy.Name), a.Invalid, a.FailsClosed)
 			continue
 		}
@@ -121,11 +124,18 @@ func (w *world) routeEffects(applied []egpolicy.Applied) *ir.Policies {
 func clientEffect(res *egpolicy.Result, pt egpolicy.Point) *ir.ClientSettings {
 	if res != nil {
 		for _, a := range res.Effective(pt) {
-			// A ClientTrafficPolicy EG refused here configures nothing
-			// (its routes' 500 is the rule's concern).
-			if ctp, ok := a.Policy.Object.(*egv1a1.ClientTrafficPolicy); ok && a.Invalid == "" {
-				return egeffect.Client(ctp)
+			ctp, ok := a.Policy.Object.(*egv1a1.ClientTrafficPolicy)
+			if !ok {
+				continue
 			}
+			if a.Invalid != "" {
+				// Refused here, it configures nothing (where EG fails
+				// closed, the rules answer 500: routeEffects).
+				c := egeffect.Defaults()
+				c.Refused = &ir.RefusedPolicy{Policy: egeffect.Ref(egeffect.ClientTrafficPolicy, ctp.Namespace, ctp.Name), Message: a.Invalid, FailsClosed: a.FailsClosed}
+				return c
+			}
+			return egeffect.Client(ctp)
 		}
 	}
 	return egeffect.Defaults()

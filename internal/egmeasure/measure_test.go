@@ -25,7 +25,7 @@ import (
 // gwsim agrees on more.
 const (
 	agreementFloor = 352
-	admittedFloor  = 544
+	admittedFloor  = 549
 )
 
 var (

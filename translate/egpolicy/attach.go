@@ -32,6 +32,9 @@ type Attachment struct {
 	// that a policy it cannot configure leaves no route open), false
 	// where it leaves them as if the policy were absent.
 	FailsClosed bool
+	// Only restricts a failed attachment to these listeners (EG failed
+	// on them and translated the policy on the others); nil for all.
+	Only []ListenerAt
 }
 
 // Refusal is a policy refused at one target, for findings.

@@ -36,12 +36,22 @@ type Judge struct {
 // BuildWorld builds the World of o as j judges it.
 func BuildWorld(o Objects, j Judge) *World {
 	w := &World{NamespaceLabels: map[string]map[string]string{}, Grants: o.Grants, MergedClasses: o.MergedClasses,
-		Refs: &Refs{Services: map[types.NamespacedName]*corev1.Service{}, Secrets: map[types.NamespacedName]bool{}, ConfigMaps: map[types.NamespacedName]map[string]string{}}}
+		Refs: &Refs{Services: map[types.NamespacedName]*corev1.Service{}, Secrets: map[types.NamespacedName]bool{},
+		SecretData: map[types.NamespacedName]map[string]string{}, ConfigMaps: map[types.NamespacedName]map[string]string{}}}
 	for _, s := range o.Services {
 		w.Refs.Services[types.NamespacedName{Namespace: s.Namespace, Name: s.Name}] = s
 	}
 	for _, s := range o.Secrets {
-		w.Refs.Secrets[types.NamespacedName{Namespace: s.Namespace, Name: s.Name}] = true
+		key := types.NamespacedName{Namespace: s.Namespace, Name: s.Name}
+		w.Refs.Secrets[key] = true
+		data := map[string]string{}
+		for k, v := range s.Data {
+			data[k] = string(v)
+		}
+		for k, v := range s.StringData {
+			data[k] = v
+		}
+		w.Refs.SecretData[key] = data
 	}
 	for _, c := range o.ConfigMaps {
 		w.Refs.ConfigMaps[types.NamespacedName{Namespace: c.Namespace, Name: c.Name}] = c.Data

@@ -48,7 +48,9 @@ func (r *Result) Effective(pt Point) []Applied {
 	var out []Applied
 	for _, k := range Kinds {
 		var covering []Applied
-		for _, list := range [][]Attachment{r.Attachments, r.Failed} {
+		// A failed attachment comes first: on the listeners where EG
+		// failed, it displaces the same policy's accepted attachment.
+		for _, list := range [][]Attachment{r.Failed, r.Attachments} {
 			for i := range list {
 				if at := &list[i]; at.Policy.Kind == k && at.covers(pt) {
 					covering = append(covering, Applied{Policy: at.Policy, Level: at.Level, Target: at.Target, Invalid: at.Invalid, FailsClosed: at.FailsClosed})
@@ -79,6 +81,12 @@ func (r *Result) Effective(pt Point) []Applied {
 // covers reports whether the attachment applies at pt, whatever more
 // specific attachment may displace it.
 func (at *Attachment) covers(pt Point) bool {
+	if at.Only != nil && !slices.ContainsFunc(at.Only, func(l ListenerAt) bool {
+		return l.Gateway == pt.Gateway && l.Name == pt.Listener && (l.ListenerSet == nil) == (pt.ListenerSet == nil) &&
+			(l.ListenerSet == nil || *l.ListenerSet == *pt.ListenerSet)
+	}) {
+		return false
+	}
 	t := at.Target
 	key := types.NamespacedName{Namespace: t.Namespace, Name: t.Name}
 	switch at.Level {

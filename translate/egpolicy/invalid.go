@@ -12,8 +12,8 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
-// specProblem returns the errors Envoy Gateway's translator finds in a
-// policy's spec, joined as EG joins them, or "". A policy with one is
+// specProblems returns the errors Envoy Gateway's translator finds in a
+// policy's spec. A policy with one is
 // Accepted=False, Invalid, at every target it resolves (EG's
 // Set*TranslationError*). gwsim checks the values EG cannot translate
 // (trafficvalues.go, clientvalues.go) and the references a policy makes
@@ -23,7 +23,7 @@ import (
 // OIDC, basic auth, a JWT's local JWKS, Wasm pull secrets, Lua and
 // response overrides. A ClientTrafficPolicy's errors depend on the
 // listener too (clientlistener.go).
-func (x *index) specProblem(p *Policy) string {
+func (x *index) specProblems(p *Policy) []string {
 	var errs []string
 	if o, ok := p.Object.(*egv1a1.BackendTrafficPolicy); ok {
 		errs = trafficProblems(&o.Spec)
@@ -31,7 +31,7 @@ func (x *index) specProblem(p *Policy) string {
 	if x.w.Refs != nil {
 		errs = append(errs, x.refProblems(p)...)
 	}
-	return finish(errs)
+	return errs
 }
 
 // refProblems are the errors in the objects a policy's spec names.
@@ -46,6 +46,9 @@ func (x *index) refProblems(p *Policy) []string {
 			if a.HTTP != nil {
 				errs = append(errs, x.clusterProblems("ExtAuth", p, a.HTTP.BackendCluster)...)
 			}
+		}
+		if k := o.Spec.APIKeyAuth; k != nil {
+			errs = append(errs, x.apiKeyProblems(p, k)...)
 		}
 		if b := o.Spec.BasicAuth; b != nil {
 			errs = append(errs, x.secretProblems("BasicAuth", p, b.Users)...)
@@ -203,4 +206,39 @@ func (x *index) grantsTo(p *Policy, ns, group, kind, name string) bool {
 		}
 	}
 	return false
+}
+
+// apiKeyProblems checks an API key authentication's Secrets, and that no
+// key serves two clients (Envoy's filter maps each key to one client; a
+// client named in two Secrets keeps the first).
+func (x *index) apiKeyProblems(p *Policy, k *egv1a1.APIKeyAuth) []string {
+	clients, keys := map[string]bool{}, map[string]bool{}
+	for _, ref := range k.CredentialRefs {
+		if e := x.secretProblems("APIKeyAuth", p, ref); len(e) > 0 {
+			return e
+		}
+		if ref.Group != nil && *ref.Group != "" || ref.Kind != nil && *ref.Kind != "Secret" {
+			continue
+		}
+		key := types.NamespacedName{Namespace: p.Namespace, Name: string(ref.Name)}
+		if ref.Namespace != nil && *ref.Namespace != "" {
+			key.Namespace = string(*ref.Namespace)
+		}
+		data := x.w.Refs.SecretData[key]
+		ids := make([]string, 0, len(data))
+		for id := range data {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		for _, id := range ids {
+			if clients[id] {
+				continue
+			}
+			if keys[data[id]] {
+				return []string{"APIKeyAuth: duplicated API key"}
+			}
+			clients[id], keys[data[id]] = true, true
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package egpolicy
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -299,19 +300,47 @@ func (a *attacher) mergedInto(p *Policy, refs []gwv1.ParentReference, own scope)
 	}
 }
 
-// translates reports whether EG's translator takes p's spec; when it
-// finds an error there (specProblem), the target's ancestors are
-// Accepted=False, Invalid, and the policy is not among the attachments
-// but among the failed ones: EG answers its routes there with a 500.
+// translates reports whether EG's translator takes p's spec at t; when it
+// finds an error there (specProblems, geoProblems), the target's
+// ancestors are Accepted=False, Invalid, and the policy is among the
+// failed attachments rather than the accepted ones: EG answers its
+// routes there with a 500. An error on some listeners only (a
+// geolocation match without client IP detection there) fails the policy
+// on those and leaves it in effect on the others.
 func (a *attacher) translates(p *Policy, t Target, level Level, refs []gwv1.ParentReference) bool {
-	msg := a.x.specProblem(p)
-	if msg == "" {
+	errs := a.x.specProblems(p)
+	geo, failing := a.geoProblems(p, t)
+	if len(errs) == 0 && geo == "" {
 		return true
 	}
+	msg := finish(append(slices.Clone(errs), nonEmpty(geo)...))
 	a.refuse(p, t, refs, Problem{Reason: string(gwv1.PolicyReasonInvalid), Message: msg})
-	a.fail(p, t, level, msg, true)
 	for _, ref := range refs {
 		a.builder(p).warnDeprecated(ref, p.Deprecated)
 	}
+	if len(errs) == 0 {
+		a.r.Failed = append(a.r.Failed, Attachment{Policy: p, Level: level, Target: t, Invalid: msg, FailsClosed: true, Only: failing})
+		a.r.Attachments = append(a.r.Attachments, Attachment{Policy: p, Level: level, Target: t})
+		return false
+	}
+	a.fail(p, t, level, msg, !failsOpen(p, errs))
 	return false
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// failsOpen reports whether EG lets requests through a SecurityPolicy
+// it could not translate: when its only errors are its extAuth's and
+// extAuth sets failOpen.
+func failsOpen(p *Policy, errs []string) bool {
+	sp, ok := p.Object.(*egv1a1.SecurityPolicy)
+	if !ok || sp.Spec.ExtAuth == nil || sp.Spec.ExtAuth.FailOpen == nil || !*sp.Spec.ExtAuth.FailOpen {
+		return false
+	}
+	return !slices.ContainsFunc(errs, func(e string) bool { return !strings.HasPrefix(e, "ExtAuth: ") })
 }

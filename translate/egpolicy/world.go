@@ -33,6 +33,9 @@ type World struct {
 type Refs struct {
 	Services map[types.NamespacedName]*corev1.Service
 	Secrets  map[types.NamespacedName]bool
+	// SecretData holds each Secret's data (stringData merged in), which
+	// an API key authentication reads its keys from.
+	SecretData map[types.NamespacedName]map[string]string
 	// ConfigMaps holds each ConfigMap's data.
 	ConfigMaps map[types.NamespacedName]map[string]string
 }

@@ -18,6 +18,10 @@ import (
 // answered the request itself.
 func readRequest(res *Result, port *ir.Listener, listener string, req Request) (Request, bool) {
 	c := clientSettings(port, listener)
+	if c != nil && c.Refused != nil {
+		r := c.Refused
+		res.addPolicyStep(r.Policy, "refused", fmt.Sprintf("refused for its spec (Accepted False, Invalid: %s); the listener keeps the defaults", strings.TrimSuffix(r.Message, ".")), false)
+	}
 	if c == nil {
 		if !req.KeepPath {
 			if p := NormalizePath(req.Path); p != req.Path {

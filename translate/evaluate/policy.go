@@ -241,13 +241,14 @@ func spans(codes []ir.StatusSpan) string {
 // so, ahead of any filter.
 func refusedAnswers(res *Result, refused []ir.RefusedPolicy) bool {
 	for _, r := range refused {
+		msg := strings.TrimSuffix(r.Message, ".")
 		if r.FailsClosed {
-			res.addPolicyStep(r.Policy, "refused", fmt.Sprintf("refused for its spec (Accepted False, Invalid: %s); none of its effects apply, and the gateway answers 500 in its place", r.Message), true)
+			res.addPolicyStep(r.Policy, "refused", fmt.Sprintf("refused for its spec (Accepted False, Invalid: %s); none of its effects apply, and the gateway answers 500 in its place", msg), true)
 			res.answer(PolicyInvalid, http.StatusInternalServerError,
-				fmt.Sprintf("%s is refused for its spec (%s), so the gateway answers 500 instead of applying it", policyName(r.Policy), r.Message))
+				fmt.Sprintf("%s is refused for its spec (%s), so the gateway answers 500 instead of applying it", policyName(r.Policy), msg))
 			return true
 		}
-		res.addPolicyStep(r.Policy, "refused", fmt.Sprintf("refused for its spec (Accepted False, Invalid: %s); none of its effects apply", r.Message), false)
+		res.addPolicyStep(r.Policy, "refused", fmt.Sprintf("refused for its spec (Accepted False, Invalid: %s); none of its effects apply", msg), false)
 	}
 	return false
 }

@@ -213,4 +213,8 @@ type ClientSettings struct {
 	// LateResponseHeaders change every response last.
 	LateResponseHeaders *HeaderModifier `json:"lateResponseHeaders,omitempty"`
 	NotSimulated        []PolicyField   `json:"notSimulated,omitempty"`
+	// Refused is the ClientTrafficPolicy that would configure the
+	// listener but was refused for its spec: the listener keeps the
+	// implementation's defaults.
+	Refused *RefusedPolicy `json:"refused,omitempty"`
 }
