@@ -61,7 +61,9 @@ func TestKustomizeMatchesBuildOutput(t *testing.T) {
 // stdin or the kustomization.
 func TestKustomizeFindingsPointAtSources(t *testing.T) {
 	got := runCLI(t, Env{}, nil, "", "check", "-k", filepath.Join(kustomizeDir, "overlay"))
-	want := filepath.Join(kustomizeDir, "base", "app.yaml") + ":17: error[GWS3001]: HTTPRoute shop/store:"
+	// The rule is the overlay's patch's (a strategic merge patch replaces
+	// the base's rules), so the finding points there.
+	want := filepath.Join(kustomizeDir, "overlay", "store.yaml") + ":17: error[GWS3001]: HTTPRoute shop/store:"
 	if got.code != 1 || !strings.Contains(got.stdout, want) {
 		t.Errorf("check -k: exit %d, want 1 and a line starting %q:\n%s%s", got.code, want, got.stdout, got.stderr)
 	}

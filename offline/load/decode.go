@@ -80,6 +80,21 @@ type loaded struct {
 	obj client.Object
 	ref diag.ObjectRef
 	src diag.Source
+	// patches are the documents of a built object's strategic merge
+	// patches (see document.patches).
+	patches []diag.Source
+}
+
+// patchSources are the documents' sources.
+func patchSources(patches []document) []diag.Source {
+	if len(patches) == 0 {
+		return nil
+	}
+	out := make([]diag.Source, len(patches))
+	for i, p := range patches {
+		out[i] = diag.Source{File: p.file, Line: p.line}
+	}
+	return out
 }
 
 // document decodes one document; a List yields several objects. ws is
@@ -315,7 +330,7 @@ func (d *decoder) object(js []byte, gvk schema.GroupVersionKind, h header, ref d
 			return
 		}
 	}
-	out.objects = append(out.objects, loaded{obj: obj, ref: ref, src: src})
+	out.objects = append(out.objects, loaded{obj: obj, ref: ref, src: src, patches: patchSources(at.doc.patches)})
 	if gvk.Group == profile.EnvoyGatewayGroup {
 		// Under a profile that does not simulate it, a vendor object is an
 		// extension object like any other (see countUnsimulated).

@@ -179,6 +179,15 @@ func Load(opts Options) Result {
 func load(opts Options, d *decoder, cache *inputCache) Result {
 	b := gather(opts, d.limits, cache)
 	origins := newOrigins(d.limits)
+	for _, in := range b.inputs {
+		if in.built != nil {
+			// The files a build read are read again only for a
+			// finding's line, like the files read raw.
+			for _, s := range in.built.Read {
+				origins.record(s.File, s.Data, true)
+			}
+		}
+	}
 	docs, readErrs, findings := decodeAll(b.inputs, opts.Stdin, b.spent, d, cache, origins)
 	errs := append(slices.Clone(b.errs), readErrs...)
 	findings = append(findings, b.findings...)
@@ -229,6 +238,9 @@ func load(opts Options, d *decoder, cache *inputCache) Result {
 	for _, l := range kept {
 		res.Objects = append(res.Objects, l.obj)
 		res.Sources[l.ref] = l.src
+		if len(l.patches) > 0 {
+			origins.patches[l.ref] = l.patches
+		}
 	}
 	return res
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gwsim/gwsim/diag"
 	"github.com/gwsim/gwsim/internal/crash"
+	"github.com/gwsim/gwsim/offline/validate"
 )
 
 // Origins are the inputs a load read, under the names sources give them:
@@ -26,6 +27,9 @@ type Origins struct {
 	files map[string]stamp
 	kept  map[string][]byte
 	limit int64
+	// patches are the strategic merge patches of each built object that
+	// has some: a field a patch holds is found there, not in the base.
+	patches map[diag.ObjectRef][]diag.Source
 }
 
 // stamp identifies the bytes a file held when it was loaded.
@@ -35,7 +39,7 @@ type stamp struct {
 }
 
 func newOrigins(limits Limits) *Origins {
-	return &Origins{seed: maphash.MakeSeed(), files: map[string]stamp{}, kept: map[string][]byte{}, limit: limits.FileBytes}
+	return &Origins{seed: maphash.MakeSeed(), files: map[string]stamp{}, kept: map[string][]byte{}, limit: limits.FileBytes, patches: map[diag.ObjectRef][]diag.Source{}}
 }
 
 // record notes that the input name held data, which can be read again
@@ -74,12 +78,15 @@ func (o *Origins) read(name string) ([]byte, bool) {
 // document does not show. It changes fs in place: the caller sorts them
 // after. Files are read and parsed on GOMAXPROCS goroutines, each file by
 // one, so that a run with a finding on every route pays for the parsing
-// once per core.
+// once per core. A field of a built object that one of its patches holds
+// whole is found in the patch (kustomize applies patches last, so the
+// value is the patch's).
 func (o *Origins) FieldLines(fs []diag.Finding, sources diag.Sources) {
 	if o == nil {
 		return
 	}
 	byFile := map[string][]int{}
+	patchDocs := map[string]*parsedDocs{}
 	for i, f := range fs {
 		owner, path := locus(f)
 		src, ok := sources[owner]
@@ -87,6 +94,10 @@ func (o *Origins) FieldLines(fs []diag.Finding, sources diag.Sources) {
 			continue
 		}
 		if f.Source != src && (f.Source != diag.Source{} || f.Locus.Object == diag.ObjectRef{}) {
+			continue
+		}
+		if at, ok := o.inPatch(patchDocs, o.patches[owner], path); ok {
+			fs[i].Source = at
 			continue
 		}
 		fs[i].Source = src
@@ -124,6 +135,27 @@ func (o *Origins) placeIn(file string, idx []int, fs []diag.Finding) {
 			fs[i].Source.Line = line
 		}
 	}
+}
+
+// inPatch finds the first of patches that holds the field at path whole.
+// parsed keeps each patch file's documents for the next finding.
+func (o *Origins) inPatch(parsed map[string]*parsedDocs, patches []diag.Source, path string) (diag.Source, bool) {
+	for _, p := range patches {
+		docs, ok := parsed[p.File]
+		if !ok {
+			if data, read := o.read(p.File); read {
+				docs = docsByLine(p.File, data)
+			}
+			parsed[p.File] = docs
+		}
+		if docs == nil {
+			continue
+		}
+		if line, whole := docs.wholeField(p.Line, path); whole {
+			return diag.Source{File: p.File, Line: line}, true
+		}
+	}
+	return diag.Source{}, false
 }
 
 // locus is the object and field a finding points at.
@@ -172,6 +204,26 @@ func (p *parsedDocs) line(start int, owner diag.ObjectRef, path string) (int, bo
 		return 0, false
 	}
 	return nodeLine(root, doc.base, listItem(root, owner)+path)
+}
+
+// wholeField is the line of path in the document starting at start when
+// the document holds all of it (not only a parent of it).
+func (p *parsedDocs) wholeField(start int, path string) (int, bool) {
+	doc, ok := p.docs[start]
+	if !ok {
+		return 0, false
+	}
+	root, ok := p.parsed[start]
+	if !ok {
+		root = parseDocument(doc)
+		p.parsed[start] = root
+	}
+	if root == nil {
+		return 0, false
+	}
+	segs := validate.PathSegments(path)
+	line, depth := nodeDepth(root, doc.base, segs)
+	return line, depth == len(segs) && depth > 0
 }
 
 // listItem is the path prefix of owner's item (`items[3].`) when root is

@@ -143,3 +143,35 @@ func TestFieldLinesFIFO(t *testing.T) {
 		t.Errorf("source %s, want %s", fs[0].Source, want)
 	}
 }
+
+// TestFieldLinesPatched: a finding on a built object's field that a
+// strategic merge patch holds whole points at the patch; one on a field
+// only the base has, at the base. Before, both stayed at the base
+// document's first line, the files of a build not being kept for lines.
+func TestFieldLinesPatched(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"base/kustomization.yaml":   "resources:\n- route.yaml\n",
+		"base/route.yaml":           "# the route\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: web\nspec:\n  parentRefs:\n  - name: edge\n  rules:\n  - backendRefs:\n    - name: web\n      port: 80\n",
+		"prod/kustomization.yaml":   "namespace: shop\nresources:\n- ../base\npatches:\n- path: patch.yaml\n",
+		"prod/patch.yaml":           "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: web\nspec:\n  rules:\n  - backendRefs:\n    - name: web\n      port: 80\n  - backendRefs:\n    - name: checkout\n      port: 8080\n",
+		"prod/unrelated-patch.yaml": "# not in the build\n",
+	})
+	res := Load(Options{Paths: []string{filepath.Join(dir, "prod")}})
+	if len(res.Errors) > 0 {
+		t.Fatal(res.Errors)
+	}
+	route := diag.ObjectRef{Kind: "HTTPRoute", Namespace: "shop", Name: "web"}
+	at := func(field string) diag.Finding {
+		return diag.Finding{Object: route, Source: res.Sources.Of(route), Field: field}
+	}
+	fs := []diag.Finding{at("spec.rules[1].backendRefs[0]"), at("spec.parentRefs[0]"), at("spec.rules[1]"), at("spec.hostnames")}
+	res.Origins.FieldLines(fs, res.Sources)
+	var got []string
+	for _, f := range fs {
+		got = append(got, strings.TrimPrefix(f.Source.String(), dir+string(filepath.Separator)))
+	}
+	want := []string{"prod/patch.yaml:11", "base/route.yaml:8", "prod/patch.yaml:10", "base/route.yaml:6"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("sources\n%q\nwant\n%q", got, want)
+	}
+}
