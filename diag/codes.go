@@ -221,6 +221,8 @@ var codes = []Code{
 		Help: "Name a port the Service or ServiceImport has, with the route's protocol (UDP for a UDPRoute, TCP otherwise)."},
 	{ID: "GWS3022", Group: GroupReference, Reason: "UnsupportedRefValue", Title: "backendRef filter not supported per backend (Envoy Gateway)",
 		Help: "Keep only header modifiers, a host rewrite (URLRewrite without a path) or an HTTPRouteFilter on the backendRef (header modifiers alone on a GRPCRoute); move other filters to the rule."},
+	{ID: "GWS3023", Group: GroupReference, Reason: "InvalidBackendFilters", Title: "backendRef filter cannot be resolved (Envoy Gateway)",
+		Help: "Create the HTTPRouteFilter the backendRef's ExtensionRef names, in the route's namespace, or remove the filter."},
 
 	// Attachment: routes and ListenerSets that do not attach.
 	{ID: "GWS4001", Group: GroupAttachment, Reason: ReasonParentNotFound, Title: "Parent not in the input",

@@ -79,7 +79,7 @@ func (w *world) egRouteFilter(res *routeResult, hrf *egv1a1.HTTPRouteFilter, fie
 			if msg != "" {
 				fs.refs = append(fs.refs, backendResult{reason: string(gwv1.RouteReasonBackendNotFound), message: fmt.Sprintf("%s: HTTPRouteFilter %s: %s", field, hrf.Name, msg)})
 				if fs.unresolved == "" {
-					fs.unresolved = "HTTPRouteFilter " + hrf.Name + " (" + msg + ")"
+					fs.unresolved, fs.unresolvedReason = "HTTPRouteFilter "+hrf.Name+" ("+msg+")", string(gwv1.RouteReasonBackendNotFound)
 				}
 			}
 			d.Body = body
@@ -179,3 +179,33 @@ func (w *world) anyProfileSimulates(gk schema.GroupKind) bool {
 	}
 	return false
 }
+
+// envoyUnresolvedFilter gives the ResolvedRefs reason and message of an
+// ExtensionRef filter of route r that does not resolve, under a profile
+// that checks filters as Envoy Gateway does (StatusChoices.EnvoyFilterRules):
+// Envoy Gateway answers any filter reference it cannot resolve with
+// UnsupportedValue, and a missing object of a kind the profile simulates
+// (an HTTPRouteFilter) simply does not exist
+// (internal/gatewayapi/filters.go processExtensionRefHTTPFilter,
+// processUnresolvedHTTPFilter); on a backendRef the reason is its own
+// InvalidBackendFilters (route.go processDestination). Other profiles keep
+// reason and msg.
+func (w *world) envoyUnresolvedFilter(r routeInfo, ref *gwv1.LocalObjectReference, level filterLevel, reason, msg string) (string, string) {
+	p := w.routeProfile(r)
+	if !p.Status.EnvoyFilterRules {
+		return reason, msg
+	}
+	gk := schema.GroupKind{Group: string(ref.Group), Kind: string(ref.Kind)}
+	if p.Simulates(gk) {
+		msg = fmt.Sprintf("%s %s/%s does not exist", qualifiedKind(gk.Group, gk.Kind), r.meta.Namespace, ref.Name)
+	}
+	if level == backendLevel {
+		return egReasonInvalidBackendFilters, msg
+	}
+	return string(gwv1.RouteReasonUnsupportedValue), msg
+}
+
+// egReasonInvalidBackendFilters is Envoy Gateway's ResolvedRefs reason for
+// a backendRef whose filters it cannot apply
+// (status.RouteReasonInvalidBackendFilters).
+const egReasonInvalidBackendFilters = "InvalidBackendFilters"

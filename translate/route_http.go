@@ -132,8 +132,8 @@ func firstProblem(ps ...ruleProblem) ruleProblem {
 // share of an invalid backend would get to a 500, and every request to a 500
 // when no backend can take any (none listed, all invalid, or all weight 0).
 // A backendRef's own filters run only for requests sent to it; one with an
-// unresolvable ExtensionRef filter is invalid (InvalidKind), so its share
-// gets the 500 the spec requires.
+// unresolvable ExtensionRef filter is invalid (InvalidKind, or the
+// profile's reason), so its share gets the 500 the spec requires.
 func (w *world) httpBackends(res *routeResult, refs []gwv1.HTTPBackendRef, field string) (ir.Action, []backendResult) {
 	var action ir.Action
 	if len(refs) > 0 {
@@ -158,7 +158,7 @@ func (w *world) httpBackends(res *routeResult, refs []gwv1.HTTPBackendRef, field
 		case b.reason != "":
 			problems = append(problems, b)
 		case fs.unresolved != "":
-			b.backend.Invalid = string(gwv1.RouteReasonInvalidKind)
+			b.backend.Invalid = fs.unresolvedReason
 		default:
 			usable += w.useBackend(res, b, bf)
 			dynamic = dynamic || b.backend.Weight > 0 && w.egDynamicResolver(b.cluster)

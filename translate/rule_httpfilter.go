@@ -34,6 +34,8 @@ type filterSet struct {
 	// gwsim resolves no custom filter, and the spec answers the requests
 	// it would process with an error instead of skipping it.
 	unresolved string
+	// unresolvedReason is the ResolvedRefs reason of that filter.
+	unresolvedReason string
 	// refs are the ResolvedRefs problems of the list: unresolvable mirror
 	// and auth backends, and ExtensionRefs (InvalidKind, as GEP-1364 says).
 	refs []backendResult
@@ -93,7 +95,7 @@ func (w *world) httpFilters(res *routeResult, filters []gwv1.HTTPRouteFilter, fi
 				fs.filters = append(fs.filters, w.egRouteFilter(res, hrf, ff, &fs)...)
 				continue
 			}
-			fs.filters = append(fs.filters, w.extensionRef(res, f.ExtensionRef, ff, &fs))
+			fs.filters = append(fs.filters, w.extensionRef(res, f.ExtensionRef, ff, level, &fs))
 		case gwv1.HTTPRouteFilterRequestRedirect, gwv1.HTTPRouteFilterCORS, gwv1.HTTPRouteFilterExternalAuth:
 			if level == backendLevel {
 				leaveOut(ff, diag.ReasonNotSupportedYet, fmt.Sprintf("%s filters on a backendRef are not simulated yet", f.Type))
@@ -116,7 +118,7 @@ func (w *world) httpFilters(res *routeResult, filters []gwv1.HTTPRouteFilter, fi
 // with InvalidKind, as GEP-1364 says for custom filters an implementation
 // does not support, and the requests it would process get a 500 (the spec
 // forbids skipping it).
-func (w *world) extensionRef(res *routeResult, ref *gwv1.LocalObjectReference, field string, fs *filterSet) ir.Filter {
+func (w *world) extensionRef(res *routeResult, ref *gwv1.LocalObjectReference, field string, level filterLevel, fs *filterSet) ir.Filter {
 	f := ir.Filter{Type: string(gwv1.HTTPRouteFilterExtensionRef), ExtensionRef: &ir.ExtensionRef{
 		Group: string(ref.Group), Kind: string(ref.Kind), Name: string(ref.Name),
 	}}
@@ -126,8 +128,9 @@ func (w *world) extensionRef(res *routeResult, ref *gwv1.LocalObjectReference, f
 		return f
 	}
 	desc := fmt.Sprintf("ExtensionRef filter %s %s", qualifiedKind(string(ref.Group), string(ref.Kind)), ref.Name)
+	reason, msg = w.envoyUnresolvedFilter(res.info, ref, level, reason, msg)
 	if fs.unresolved == "" {
-		fs.unresolved = desc
+		fs.unresolved, fs.unresolvedReason = desc, reason
 	}
 	fs.refs = append(fs.refs, backendResult{reason: reason, message: fmt.Sprintf(
 		"%s: %s cannot be resolved (%s), so the requests it would process get a 500", field, desc, msg)})

@@ -39,7 +39,7 @@ var reasons = []Reason{
 		regexp.MustCompile(`RouteRulesOverlap`)},
 	{"Route attachment: its test has no Namespace object for some routes' namespaces, and its translator then refuses them; it leaves out of attachedRoutes a route it refuses for its rules (InvalidRule, a gRPC direct response)",
 		regexp.MustCompile(`attachedRoutes|parent Accepted: EG True/Accepted, gwsim False/NotAllowedByListeners|parent Accepted: EG False/NotAllowedByListeners, gwsim True/Accepted`)},
-	{"EG answers a filter it cannot apply (an unresolved ExtensionRef, a backendRef filter, a gRPC direct response) with ResolvedRefs False/UnsupportedValue, where gwsim says InvalidKind or nothing; gRPC rule filters are not checked by EG's rules yet",
+	{"Filters: EG joins a route's distinct ResolvedRefs reasons with commas (InvalidBackendFilters,UnsupportedValue) where gwsim writes the first; it refuses a gRPC direct response and gRPC filters that gwsim does not check by EG's rules yet, and a TLSRoute to a dynamic resolver on a listener that terminates TLS (UnsupportedValue)",
 		regexp.MustCompile(`EG False/UnsupportedValue|EG True/UnsupportedValue|InvalidBackendFilters|ResolvedRefs: EG True/ResolvedRefs, gwsim False/UnsupportedValue`)},
 	{"EG's filter rules: repeated header modifiers merge, a mirror with a direct response drops the rule (IncompatibleFilters)",
 		regexp.MustCompile(`IncompatibleFilters`)},
