@@ -247,5 +247,9 @@ func renameSources(fs []diag.Finding, dir, rev string) {
 		if rest, ok := strings.CutPrefix(fs[i].Source.File, prefix); ok {
 			fs[i].Source.File = rev + ":" + filepath.ToSlash(rest)
 		}
+		// A message may quote a path of the export too (a build that
+		// failed, a directory not found); the temporary directory's
+		// name must never reach the output.
+		fs[i].Message = strings.ReplaceAll(fs[i].Message, prefix, rev+":")
 	}
 }

@@ -150,7 +150,7 @@ func followFlux(scan fluxScan, vars map[string]string, budget *kustomize.Budget,
 			target = ", targetNamespace " + fo.TargetNamespace
 		}
 		r.findings = append(r.findings, diag.Finding{Severity: diag.Info, Source: fo.src, Object: ref, Reason: diag.ReasonBuilt,
-			Message: fmt.Sprintf("followed as kustomize-controller applies it: built %s with %s%s, %d objects", dir, how, target, len(docs))})
+			Message: fmt.Sprintf("followed as kustomize-controller applies it: built spec.path %s with %s%s, %d objects", fo.Path, how, target, len(docs))})
 	}
 	return r
 }
