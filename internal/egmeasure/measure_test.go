@@ -25,7 +25,7 @@ import (
 // gwsim agrees on more.
 const (
 	agreementFloor = 354
-	admittedFloor  = 550
+	admittedFloor  = 552
 )
 
 var (

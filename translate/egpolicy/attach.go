@@ -102,6 +102,7 @@ func Attach(w *World, ps []Policy, opts Options) *Result {
 	r := &Result{Ancestors: map[Kind]map[types.NamespacedName][]gwv1.PolicyAncestorStatus{},
 		Overridden: map[Kind]map[types.NamespacedName]string{}, Policies: sorted}
 	x := newIndex(w)
+	x.now = opts.Now.Time
 	r.World = w
 	for _, k := range Kinds {
 		var of []*Policy

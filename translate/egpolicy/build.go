@@ -37,7 +37,7 @@ type Judge struct {
 func BuildWorld(o Objects, j Judge) *World {
 	w := &World{NamespaceLabels: map[string]map[string]string{}, Grants: o.Grants, MergedClasses: o.MergedClasses,
 		Refs: &Refs{Services: map[types.NamespacedName]*corev1.Service{}, Secrets: map[types.NamespacedName]bool{},
-		SecretData: map[types.NamespacedName]map[string]string{}, ConfigMaps: map[types.NamespacedName]map[string]string{}}}
+			SecretData: map[types.NamespacedName]map[string]string{}, ConfigMaps: map[types.NamespacedName]map[string]string{}}}
 	for _, s := range o.Services {
 		w.Refs.Services[types.NamespacedName{Namespace: s.Namespace, Name: s.Name}] = s
 	}
@@ -99,6 +99,7 @@ func BuildWorld(o Objects, j Judge) *World {
 			continue
 		}
 		rt := Route{Object: objectOf(ro), Kind: kind, RuleNames: rules, Rules: ruleCount(ro)}
+		rt.Hostnames, rt.Matches = hostMatches(ro)
 		for _, ref := range refs {
 			if !j.Handles(ro, ref) {
 				continue
@@ -243,4 +244,26 @@ func ruleCount(o client.Object) int {
 		return len(r.Spec.Rules)
 	}
 	return 0
+}
+
+// hostMatches returns an HTTPRoute's or GRPCRoute's hostnames and the
+// number of matches of its rules (a rule without matches counts one).
+func hostMatches(o client.Object) (hosts []string, matches int) {
+	switch r := o.(type) {
+	case *gwv1.HTTPRoute:
+		for _, h := range r.Spec.Hostnames {
+			hosts = append(hosts, string(h))
+		}
+		for _, x := range r.Spec.Rules {
+			matches += max(1, len(x.Matches))
+		}
+	case *gwv1.GRPCRoute:
+		for _, h := range r.Spec.Hostnames {
+			hosts = append(hosts, string(h))
+		}
+		for _, x := range r.Spec.Rules {
+			matches += max(1, len(x.Matches))
+		}
+	}
+	return hosts, matches
 }

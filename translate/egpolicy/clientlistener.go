@@ -2,6 +2,7 @@ package egpolicy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
@@ -169,7 +170,7 @@ func (x *index) clientProblems(p *Policy, l clientListener, s ctpScope) (errs []
 	errs = clientCommonProblems(&o.Spec)
 	switch l.spec.Protocol {
 	case gwv1.HTTPProtocolType, gwv1.HTTPSProtocolType:
-		errs = append(errs, clientHTTPProblems(&o.Spec, "")...)
+		errs = append(errs, clientHTTPProblems(&o.Spec, x.http10Problem(o, l))...)
 	case gwv1.TLSProtocolType, gwv1.TCPProtocolType:
 	default:
 		return nil, false // no listener EG configures from the policy
@@ -177,7 +178,67 @@ func (x *index) clientProblems(p *Policy, l clientListener, s ctpScope) (errs []
 	if l.spec.Terminates {
 		if m := clientTLSProblem(&o.Spec); m != "" {
 			errs = append(errs, m)
+		} else if o.Spec.TLS != nil {
+			if m := x.clientValidationProblem(p, o.Spec.TLS.ClientValidation, x.now); m != "" {
+				errs = append(errs, "TLS: "+m)
+			}
 		}
 	}
 	return errs, len(errs) > 0
+}
+
+// http10Problem: an HTTP/1.0 request carries no Host, so to give it a
+// default host EG needs one hostname for the listener: its own when it
+// is not a wildcard, else that of the one route on it with an exact
+// hostname (each match of each rule is a route of EG's IR).
+func (x *index) http10Problem(o *egv1a1.ClientTrafficPolicy, l clientListener) string {
+	h := o.Spec.HTTP1
+	if h == nil || h.HTTP10 == nil || h.HTTP10.UseDefaultHost == nil || !*h.HTTP10.UseDefaultHost {
+		return ""
+	}
+	if l.spec.Hostname != "" && !strings.Contains(l.spec.Hostname, "*") {
+		return ""
+	}
+	n := 0
+	for _, rt := range x.w.Routes {
+		if !x.attachesTo(rt, l) {
+			continue
+		}
+		for _, host := range rt.Hostnames {
+			if !strings.Contains(host, "*") && hostCovered(l.spec.Hostname, host) {
+				n += rt.Matches
+			}
+		}
+	}
+	switch {
+	case n == 0:
+		return "cannot set http10 default host on listener with only wildcard hostnames"
+	case n > 1:
+		return "cannot set http10 default host on listener with only wildcard hostnames and more than one possible default route"
+	}
+	return ""
+}
+
+// attachesTo reports whether a route attaches to the listener through
+// one of its parentRefs.
+func (x *index) attachesTo(rt Route, l clientListener) bool {
+	for _, par := range rt.Parents {
+		key := types.NamespacedName{Namespace: par.Namespace, Name: par.Name}
+		own := par.Kind != "ListenerSet" && l.ls == nil && key == l.gw
+		viaSet := par.Kind == "ListenerSet" && l.ls != nil && key == l.ls.Key()
+		if (own || viaSet) && slices.Contains(par.Listeners, l.name) {
+			return true
+		}
+	}
+	return false
+}
+
+// hostCovered reports whether a listener hostname ("" for any, or a
+// wildcard) covers an exact host.
+func hostCovered(listener, host string) bool {
+	if listener == "" {
+		return true
+	}
+	suffix, ok := strings.CutPrefix(listener, "*")
+	return ok && strings.HasSuffix(host, suffix) && len(host) > len(suffix)
 }

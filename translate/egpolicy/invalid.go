@@ -180,7 +180,7 @@ func (x *index) secretProblems(what string, p *Policy, r gwv1.SecretObjectRefere
 		key.Namespace = string(*r.Namespace)
 	}
 	if key.Namespace != p.Namespace && !x.grantsTo(p, key.Namespace, "", "Secret", key.Name) {
-		return []string{fmt.Sprintf("%s: secret %s not permitted by any ReferenceGrant", what, key)}
+		return []string{fmt.Sprintf("%s: ref to Secret %s not permitted by any ReferenceGrant", what, key)}
 	}
 	if !x.w.Refs.Secrets[key] {
 		return []string{fmt.Sprintf("%s: secret %s does not exist", what, key)}

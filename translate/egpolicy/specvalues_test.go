@@ -1,8 +1,16 @@
 package egpolicy
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -121,5 +129,73 @@ func TestEffectiveFailed(t *testing.T) {
 	got = r.Effective(Point{Gateway: nn("ns", "gw"), Listener: "http", RouteKind: "HTTPRoute", Route: nn("ns", "r1")})
 	if len(got) != 1 || got[0].Policy.Name != "gw-wide" || got[0].Invalid != "" {
 		t.Errorf("Effective on r1 = %+v, want the Gateway's policy", got)
+	}
+}
+
+func TestCRLProblem(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "ca"}, IsCA: true,
+		KeyUsage: x509.KeyUsageCRLSign | x509.KeyUsageCertSign, BasicConstraintsValid: true,
+		NotBefore: time.Unix(0, 0), NotAfter: time.Unix(1<<33, 0), SubjectKeyId: []byte{1}}
+	der, err := x509.CreateCertificate(rand.Reader, ca, ca, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caCert, _ := x509.ParseCertificate(der)
+	this, next := time.Date(2005, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2005, 2, 6, 12, 0, 0, 0, time.UTC)
+	crl, err := x509.CreateRevocationList(rand.Reader, &x509.RevocationList{Number: big.NewInt(1), ThisUpdate: this, NextUpdate: next}, caCert, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := pem.EncodeToMemory(&pem.Block{Type: "X509 CRL", Bytes: crl})
+	for _, tt := range []struct {
+		name string
+		data []byte
+		now  time.Time
+		want string
+	}{
+		{"current", data, time.Date(2005, 1, 10, 0, 0, 0, 0, time.UTC), ""},
+		{"expired", data, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), "CRL is expired (next update was due at 2005-02-06 12:00:00 +0000 UTC)"},
+		{"not yet valid", data, time.Date(2004, 1, 1, 0, 0, 0, 0, time.UTC), "CRL is not yet valid (this update starts at 2005-01-01 00:00:00 +0000 UTC)"},
+		{"no time to judge by", data, time.Time{}, ""},
+		{"not PEM", []byte("crl"), time.Time{}, "unable to decode pem data for CRL"},
+	} {
+		if got := crlProblem(tt.data, tt.now); got != tt.want {
+			t.Errorf("%s: crlProblem = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// An HTTP/1.0 request gets a default host from the listener's hostname,
+// else from the one route with an exact hostname.
+func TestHTTP10Problem(t *testing.T) {
+	yes := true
+	ctp := &egv1a1.ClientTrafficPolicy{Spec: egv1a1.ClientTrafficPolicySpec{HTTP1: &egv1a1.HTTP1Settings{HTTP10: &egv1a1.HTTP10Settings{UseDefaultHost: &yes}}}}
+	http := ListenerSpec{Protocol: gwv1.HTTPProtocolType, Port: 80}
+	named := http
+	named.Hostname = "www.example.com"
+	sec := func(s string) *gwv1.SectionName { n := gwv1.SectionName(s); return &n }
+	route := func(name, listener string, hosts ...string) Route {
+		return Route{Object: Object{Namespace: "ns", Name: name}, Kind: "HTTPRoute", Hostnames: hosts, Matches: 1,
+			Parents: []Parent{{Kind: "Gateway", Namespace: "ns", Name: "gw", SectionName: sec(listener), Listeners: []string{listener}}}}
+	}
+	w := &World{
+		Gateways: []Gateway{{Object: Object{Namespace: "ns", Name: "gw"}, Listeners: []string{"named", "none", "one", "two"},
+			Specs: []ListenerSpec{named, http, http, http}}},
+		Routes: []Route{route("a", "one", "a.example.com"), route("b", "two", "b.example.com"), route("c", "two", "c.example.com", "*.example.com")},
+	}
+	x := newIndex(w)
+	for listener, want := range map[string]string{
+		"named": "", "one": "",
+		"none": "cannot set http10 default host on listener with only wildcard hostnames",
+		"two":  "cannot set http10 default host on listener with only wildcard hostnames and more than one possible default route",
+	} {
+		l, _ := x.sectionListener(nn("ns", "gw"), nil, listener)
+		if got := x.http10Problem(ctp, l); got != want {
+			t.Errorf("%s: http10Problem = %q, want %q", listener, got, want)
+		}
 	}
 }

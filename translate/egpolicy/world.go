@@ -1,6 +1,8 @@
 package egpolicy
 
 import (
+	"time"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -93,6 +95,11 @@ type Route struct {
 	// Rules is the number of rules, named or not.
 	Rules   int
 	Parents []Parent
+	// Hostnames are an HTTPRoute's or GRPCRoute's hostnames, and Matches
+	// the routes Envoy Gateway makes of its rules for each (a rule's
+	// matches, one for a rule without any).
+	Hostnames []string
+	Matches   int
 }
 
 // Parent is one handled parentRef of a route.
@@ -112,6 +119,9 @@ type index struct {
 	gateways     map[types.NamespacedName]*Gateway
 	listenerSets map[types.NamespacedName]*ListenerSet
 	routes       map[routeKey]*Route
+	// now is when a ClientTrafficPolicy's CRLs are judged (Attach's
+	// Options.Now); zero skips it.
+	now time.Time
 }
 
 type routeKey struct {
