@@ -191,15 +191,7 @@ func docsByLine(file string, data []byte) *parsedDocs {
 // line is the line of path in owner, the object of the document starting
 // at start (an item of it, when the document is a List).
 func (p *parsedDocs) line(start int, owner diag.ObjectRef, path string) (int, bool) {
-	doc, ok := p.docs[start]
-	if !ok {
-		return 0, false
-	}
-	root, ok := p.parsed[start]
-	if !ok {
-		root = parseDocument(doc)
-		p.parsed[start] = root
-	}
+	doc, root := p.root(start)
 	if root == nil {
 		return 0, false
 	}
@@ -209,21 +201,29 @@ func (p *parsedDocs) line(start int, owner diag.ObjectRef, path string) (int, bo
 // wholeField is the line of path in the document starting at start when
 // the document holds all of it (not only a parent of it).
 func (p *parsedDocs) wholeField(start int, path string) (int, bool) {
-	doc, ok := p.docs[start]
-	if !ok {
-		return 0, false
-	}
-	root, ok := p.parsed[start]
-	if !ok {
-		root = parseDocument(doc)
-		p.parsed[start] = root
-	}
+	doc, root := p.root(start)
 	if root == nil {
 		return 0, false
 	}
 	segs := validate.PathSegments(path)
 	line, depth := nodeDepth(root, doc.base, segs)
 	return line, depth == len(segs) && depth > 0
+}
+
+// root is the document starting at start and its parsed root, parsed on
+// the first call; root is nil when there is no such document or it does
+// not parse.
+func (p *parsedDocs) root(start int) (document, *yaml.Node) {
+	doc, ok := p.docs[start]
+	if !ok {
+		return document{}, nil
+	}
+	root, ok := p.parsed[start]
+	if !ok {
+		root = parseDocument(doc)
+		p.parsed[start] = root
+	}
+	return doc, root
 }
 
 // listItem is the path prefix of owner's item (`items[3].`) when root is
