@@ -39,7 +39,7 @@ type PolicyStep struct {
 	Policy *ir.PolicyRef
 	// Effect names what acted: fault, cors, extAuth, APIKey, BasicAuth,
 	// OIDC, JWT, authorization, responseOverride, timeouts, retry, path,
-	// headers, notSimulated.
+	// headers, notSimulated, refused (a policy refused for its spec).
 	Effect  string
 	Message string
 	// Decided marks the step that gave the answer.

@@ -45,6 +45,8 @@ func TestPolicyEffects(t *testing.T) {
 	}{
 		{name: "abort", p: &ir.Policies{FaultAbort: &ir.FaultAbort{Policy: btpRef, Status: 503, Percent: 100}}, outcome: FaultAborted, status: 503},
 		{name: "abort share", p: &ir.Policies{FaultAbort: &ir.FaultAbort{Policy: btpRef, Status: 503, Percent: 50}}, outcome: Routed, status: 200},
+		{name: "refused, failing closed", p: &ir.Policies{Refused: []ir.RefusedPolicy{{Policy: btpRef, Message: "RequestBuffer: out of range.", FailsClosed: true}}}, outcome: PolicyInvalid, status: 500},
+		{name: "refused, leaving it open", p: &ir.Policies{Refused: []ir.RefusedPolicy{{Policy: secRef, Message: "ExtAuth: service x not found."}}}, outcome: Routed, status: 200},
 		{name: "abort overridden", p: &ir.Policies{
 			FaultAbort:        &ir.FaultAbort{Policy: btpRef, Status: 503, Percent: 100},
 			ResponseOverrides: []ir.ResponseOverride{{Policy: btpRef, Codes: []ir.StatusSpan{{From: 500, To: 599}}, Source: "All", Status: 418}},

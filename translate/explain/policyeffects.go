@@ -19,7 +19,7 @@ type PolicyEffect struct {
 	Policy *Ref `json:"policy,omitempty"`
 	// Effect names what acted: fault, cors, extAuth, APIKey, BasicAuth,
 	// OIDC, JWT, authorization, responseOverride, timeouts, retry, path,
-	// headers, notSimulated.
+	// headers, notSimulated, refused (a policy refused for its spec).
 	Effect  string `json:"effect"`
 	Message string `json:"message"`
 	// Decided marks the effect that gave the answer.
