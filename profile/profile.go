@@ -182,11 +182,12 @@ type StatusChoices struct {
 	// holding PEM certificates that parse, uses the references that do,
 	// and writes ResolvedRefs on every ancestor.
 	EnvoyBackendTLSPolicies bool
-	// CountsRejectedRoutes counts a route whose every rule is invalid
+	// CountsRejectedRoutes counts an HTTPRoute whose every rule is invalid
 	// (Accepted=False) in the attachedRoutes of the listeners it would
 	// attach to, where the AttachedRoutes godoc says routes with
-	// Accepted other than True MUST NOT be counted. Generic follows the
-	// godoc.
+	// Accepted other than True MUST NOT be counted (Envoy Gateway counts
+	// the listeners of an HTTPRoute's parent before it looks at Accepted,
+	// and those of the other kinds after). Generic follows the godoc.
 	CountsRejectedRoutes bool
 	// ProblemListenerConditions writes on a listener with a problem only
 	// that problem's condition (no Accepted for a conflict on a Gateway's

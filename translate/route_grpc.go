@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gwsim/gwsim/translate/ir"
 )
 
 // translateGRPCRoute translates a GRPCRoute into the shape every HTTP-like
@@ -32,7 +34,7 @@ func (w *world) translateGRPCRoute(r *gwv1.GRPCRoute) *routeResult {
 		refProblems = append(refProblems, problems...)
 		var matchProblem ruleProblem
 		hr.matches, hr.grpc, matchProblem = grpcMatches(rule.Matches, field)
-		invalid = firstProblem(grpcFilterProblem(rule, field), matchProblem, invalid)
+		invalid = firstProblem(grpcFilterProblem(rule, field), w.egGRPCDirectResponse(res.info, hr.action, field), matchProblem, invalid)
 		if d := hr.action.DirectResponse; d != nil && !hr.filterError && d.Status == http.StatusInternalServerError {
 			// GRPCRouteRule.BackendRefs: a rule with no usable backend
 			// MUST answer gRPC UNAVAILABLE, which is HTTP 503 on the wire
@@ -97,4 +99,20 @@ func grpcFilterProblem(rule gwv1.GRPCRouteRule, field string) ruleProblem {
 		p = firstProblem(p, check(ref.Filters, fmt.Sprintf("%s.backendRefs[%d].filters", field, j)))
 	}
 	return p
+}
+
+// egGRPCDirectResponse refuses, under a profile that checks filters as
+// Envoy Gateway does (StatusChoices.EnvoyFilterRules), a GRPCRoute rule
+// whose HTTPRouteFilter answers with a 2xx direct response: a gRPC client
+// reads the status as OK but gets no response message, so Envoy Gateway
+// drops the rule (UnsupportedValue; internal/gatewayapi/filters.go
+// ProcessHTTPFilters, grpcDirectResponse2xxMsg). Only a filter answers a
+// gRPC rule with a 2xx, so the status alone tells.
+func (w *world) egGRPCDirectResponse(r routeInfo, action ir.Action, field string) ruleProblem {
+	d := action.DirectResponse
+	if d == nil || d.Status < 200 || d.Status >= 300 || !w.routeProfile(r).Status.EnvoyFilterRules {
+		return ruleProblem{}
+	}
+	return ruleProblem{string(gwv1.RouteReasonUnsupportedValue), fmt.Sprintf(
+		"%s.filters: a direct response with status %d cannot answer a gRPC call (gRPC reads a 2xx as OK and expects a response message, which a direct response cannot carry); answer with a status that is not 2xx to refuse the call", field, d.Status)}
 }
