@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -57,6 +58,11 @@ func EGPolicies(in Input, opts Options, view EGPolicyStatusView) *egpolicy.Resul
 			return slices.ContainsFunc(view.Parents(route), func(ps gwv1.RouteParentStatus) bool {
 				return ownsController(opts, string(ps.ControllerName)) && egSameParentRef(route.GetNamespace(), ps.ParentRef, ref)
 			})
+		},
+		Serves: func(g *gwv1.Gateway, listener gwv1.SectionName) bool {
+			st, _ := view.Gateway(types.NamespacedName{Namespace: g.Namespace, Name: g.Name})
+			i := slices.IndexFunc(st.Listeners, func(l gwv1.ListenerStatus) bool { return l.Name == listener })
+			return i < 0 || meta.IsStatusConditionTrue(st.Listeners[i].Conditions, string(gwv1.ListenerConditionProgrammed))
 		},
 	})
 	controller := profile.EnvoyGatewayController

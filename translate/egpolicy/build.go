@@ -31,6 +31,9 @@ type Objects struct {
 type Judge struct {
 	TakesGateway func(*gwv1.Gateway) bool
 	Handles      func(route client.Object, ref gwv1.ParentReference) bool
+	// Serves reports whether EG configures a Gateway's own listener
+	// (it is Programmed); nil takes every listener as served.
+	Serves func(g *gwv1.Gateway, listener gwv1.SectionName) bool
 }
 
 // BuildWorld builds the World of o as j judges it.
@@ -69,7 +72,9 @@ func BuildWorld(o Objects, j Judge) *World {
 		gw := Gateway{Object: objectOf(g), Class: string(g.Spec.GatewayClassName)}
 		for _, l := range g.Spec.Listeners {
 			gw.Listeners = append(gw.Listeners, string(l.Name))
-			gw.Specs = append(gw.Specs, specOf(l.Protocol, l.Port, l.Hostname, l.TLS))
+			spec := specOf(l.Protocol, l.Port, l.Hostname, l.TLS)
+			spec.Unserved = j.Serves != nil && !j.Serves(g, l.Name)
+			gw.Specs = append(gw.Specs, spec)
 		}
 		taken[gw.Key()] = true
 		gwByKey[gw.Key()] = g

@@ -59,7 +59,9 @@ func (l clientListener) level() Level {
 
 // plainHTTP reports whether the listener is an HTTP listener without TLS,
 // which Envoy tells apart from others on its port by nothing.
-func (l clientListener) plainHTTP() bool { return l.spec.Protocol == gwv1.HTTPProtocolType }
+func (l clientListener) plainHTTP() bool {
+	return l.spec.Protocol == gwv1.HTTPProtocolType && !l.spec.Unserved
+}
 
 // listenersOf returns a Gateway's listeners: its own, then its
 // ListenerSets'.
@@ -164,7 +166,7 @@ func (x *index) clientProblems(p *Policy, l clientListener, s ctpScope) (errs []
 		return []string{m}, false
 	}
 	o, ok := p.Object.(*egv1a1.ClientTrafficPolicy)
-	if !ok {
+	if !ok || l.spec.Unserved {
 		return nil, false
 	}
 	errs = clientCommonProblems(&o.Spec)

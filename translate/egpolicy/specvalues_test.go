@@ -77,6 +77,17 @@ func portWorld(merged bool) *World {
 	}
 }
 
+// A listener EG does not configure (not Programmed) shares no port.
+func TestPortProblemUnserved(t *testing.T) {
+	w := portWorld(false)
+	w.Gateways[0].Specs[1].Unserved = true
+	x := newIndex(w)
+	l, _ := x.sectionListener(nn("ns", "gw"), nil, "a")
+	if got := x.portProblem(l, scopeSection); got != "" {
+		t.Errorf("portProblem = %q, want none", got)
+	}
+}
+
 func TestPortProblem(t *testing.T) {
 	tests := []struct {
 		name     string

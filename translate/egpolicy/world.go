@@ -83,6 +83,9 @@ type ListenerSpec struct {
 	// Terminates is true for an HTTPS listener, and a TLS one in
 	// Terminate mode: Envoy holds the TLS settings there.
 	Terminates bool
+	// Unserved is true for a listener EG does not configure (not
+	// Programmed): it shares no port and takes no policy.
+	Unserved bool
 }
 
 // Route is a route of some kind with its rule names and the parentRefs
