@@ -209,3 +209,36 @@ func (w *world) envoyUnresolvedFilter(r routeInfo, ref *gwv1.LocalObjectReferenc
 // a backendRef whose filters it cannot apply
 // (status.RouteReasonInvalidBackendFilters).
 const egReasonInvalidBackendFilters = "InvalidBackendFilters"
+
+// egPathRegexHostWithResolver refuses, as Envoy Gateway does, a rule of
+// route res whose HTTPRouteFilter rewrites the host from the path
+// (urlRewrite.hostname type PathRegex) while a backend of its action is a
+// DynamicResolver Backend: the upstream host would come from request text
+// that the dynamic forward proxy's loopback guard does not inspect. The
+// rule's requests get a 500 and ResolvedRefs is False with UnsupportedValue
+// (internal/gatewayapi/route.go rejectPathRegexHostRewriteWithDynamicResolver,
+// for HTTPRoutes and GRPCRoutes alike).
+func (w *world) egPathRegexHostWithResolver(res *routeResult, filters []gwv1.HTTPRouteFilter, action ir.Action, field string) (backendResult, bool) {
+	pathRegex := false
+	for _, f := range filters {
+		if f.Type != gwv1.HTTPRouteFilterExtensionRef || f.ExtensionRef == nil {
+			continue
+		}
+		if hrf, ok := w.simulatedFilter(res.info, f.ExtensionRef); ok && hrf.Spec.URLRewrite != nil &&
+			hrf.Spec.URLRewrite.Hostname != nil && hrf.Spec.URLRewrite.Hostname.Type == egv1a1.PathRegexHTTPHostnameModifier {
+			pathRegex = true
+		}
+	}
+	if !pathRegex {
+		return backendResult{}, false
+	}
+	for _, b := range action.Backends {
+		for _, c := range res.clusters {
+			if c.Name == b.Cluster && w.egDynamicResolver(c) {
+				return backendResult{reason: string(gwv1.RouteReasonUnsupportedValue), message: fmt.Sprintf(
+					"%s: a host rewritten from the path (HTTPRouteFilter urlRewrite.hostname PathRegex) is refused with DynamicResolver Backend %s: the host would come from request text that its loopback guard does not inspect, so the rule's requests get a 500", field, c.Service)}, true
+			}
+		}
+	}
+	return backendResult{}, false
+}

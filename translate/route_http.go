@@ -92,6 +92,10 @@ func (w *world) httpRule(res *routeResult, rule gwv1.HTTPRouteRule, field string
 	if fs.direct != nil {
 		hr.action.DirectResponse = fs.direct
 	}
+	if p, ok := w.egPathRegexHostWithResolver(res, rule.Filters, hr.action, field); ok {
+		problems = append(problems, p)
+		hr.action.DirectResponse = &ir.DirectResponse{Status: http.StatusInternalServerError, Reason: p.message}
+	}
 	if fs.unresolved != "" {
 		hr.action.DirectResponse = &ir.DirectResponse{Status: http.StatusInternalServerError,
 			Reason: "unresolved " + fs.unresolved}
