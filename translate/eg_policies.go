@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -90,6 +91,15 @@ func egPolicyObjects(in Input, opts Options) egpolicy.Objects {
 	}
 	for _, r := range in.UDPRoutes {
 		o.Routes = append(o.Routes, r)
+	}
+	o.DynamicModules = map[types.NamespacedName][]string{}
+	for _, g := range in.Gateways {
+		if ep := egProxyOf(in, g); ep != nil {
+			for _, m := range ep.Spec.DynamicModules {
+				key := types.NamespacedName{Namespace: g.Namespace, Name: g.Name}
+				o.DynamicModules[key] = append(o.DynamicModules[key], m.Name)
+			}
+		}
 	}
 	for _, c := range in.GatewayClasses {
 		ref := c.Spec.ParametersRef
@@ -179,4 +189,37 @@ func (o Output) SimulatedPolicies() map[diag.ObjectRef]bool {
 		}
 	}
 	return out
+}
+
+// egProxyOf is the EnvoyProxy a Gateway runs with, read from in as
+// egGatewayProxy reads it: the Gateway's own infrastructure parameters
+// unless its class's EnvoyProxy merges Gateways, else the class's.
+func egProxyOf(in Input, g *gwv1.Gateway) *egv1a1.EnvoyProxy {
+	find := func(p parametersRef) *egv1a1.EnvoyProxy {
+		if p.group != profile.EnvoyProxyKind.Group || p.kind != profile.EnvoyProxyKind.Kind {
+			return nil
+		}
+		for _, ep := range in.EnvoyProxies {
+			if ep.Namespace == p.ns && ep.Name == p.name {
+				return ep
+			}
+		}
+		return nil
+	}
+	var class *egv1a1.EnvoyProxy
+	for _, c := range in.GatewayClasses {
+		if c.Name == string(g.Spec.GatewayClassName) {
+			if p, ok := classParameters(c); ok {
+				class = find(p)
+			}
+		}
+	}
+	if class == nil || class.Spec.MergeGateways == nil || !*class.Spec.MergeGateways {
+		if p, ok := gatewayParameters(g); ok {
+			if ep := find(p); ep != nil {
+				return ep
+			}
+		}
+	}
+	return class
 }

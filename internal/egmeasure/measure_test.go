@@ -25,7 +25,7 @@ import (
 // gwsim agrees on more.
 const (
 	agreementFloor = 356
-	admittedFloor  = 554
+	admittedFloor  = 555
 )
 
 var (

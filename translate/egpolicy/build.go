@@ -18,6 +18,9 @@ type Objects struct {
 	// MergedClasses names the GatewayClasses whose EnvoyProxy merges
 	// their Gateways.
 	MergedClasses map[string]bool
+	// DynamicModules are, per Gateway, the dynamic modules the EnvoyProxy
+	// it runs with allows.
+	DynamicModules map[types.NamespacedName][]string
 	// Services, Secrets and ConfigMaps are what policy specs may name.
 	Services   []*corev1.Service
 	Secrets    []*corev1.Secret
@@ -70,6 +73,7 @@ func BuildWorld(o Objects, j Judge) *World {
 			continue
 		}
 		gw := Gateway{Object: objectOf(g), Class: string(g.Spec.GatewayClassName)}
+		gw.DynamicModules = o.DynamicModules[gw.Key()]
 		for _, l := range g.Spec.Listeners {
 			gw.Listeners = append(gw.Listeners, string(l.Name))
 			spec := specOf(l.Protocol, l.Port, l.Hostname, l.TLS)

@@ -309,6 +309,9 @@ func (a *attacher) mergedInto(p *Policy, refs []gwv1.ParentReference, own scope)
 // on those and leaves it in effect on the others.
 func (a *attacher) translates(p *Policy, t Target, level Level, refs []gwv1.ParentReference) bool {
 	errs := a.x.specProblems(p)
+	if m := a.moduleProblem(p, t); m != "" {
+		errs = append(errs, m)
+	}
 	geo, failing := a.geoProblems(p, t)
 	if len(errs) == 0 && geo == "" {
 		return true

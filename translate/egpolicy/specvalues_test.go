@@ -210,3 +210,23 @@ func TestHTTP10Problem(t *testing.T) {
 		}
 	}
 }
+
+// An EnvoyExtensionPolicy's dynamic module must be allowed by the
+// EnvoyProxy of the Gateway it reaches.
+func TestModuleProblem(t *testing.T) {
+	w := world()
+	w.Gateways[0].DynamicModules = []string{"known"}
+	mk := func(name, module string) Policy {
+		p := policy(EnvoyExtension, name, 1, ref("HTTPRoute", "r2", ""))
+		p.Object = &egv1a1.EnvoyExtensionPolicy{Spec: egv1a1.EnvoyExtensionPolicySpec{DynamicModule: []egv1a1.DynamicModule{{Name: module}}}}
+		return p
+	}
+	r := Attach(w, []Policy{mk("ok", "known")}, Options{})
+	if len(r.Failed) != 0 {
+		t.Errorf("allowed module refused: %+v", r.Failed)
+	}
+	r = Attach(w, []Policy{mk("bad", "unknown")}, Options{})
+	if len(r.Failed) != 1 || !strings.Contains(r.Failed[0].Invalid, `dynamic module "unknown" is not registered`) {
+		t.Errorf("Failed = %+v, want the unknown module refused", r.Failed)
+	}
+}

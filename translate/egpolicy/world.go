@@ -63,6 +63,8 @@ type Gateway struct {
 	Class string
 	// Specs describe Listeners, in the same order.
 	Specs []ListenerSpec
+	// DynamicModules are the dynamic modules its EnvoyProxy allows.
+	DynamicModules []string
 }
 
 // ListenerSet is a ListenerSet with its Gateway and listener names.
