@@ -29,7 +29,9 @@ func TestFluxSubstitutionIsBounded(t *testing.T) {
 		t.Errorf("objects %v: ConfigMap shop/bomb loaded", got.Objects)
 	}
 	want := fmt.Sprintf("document by more than %d bytes (the limit per document", DefaultExpandedBytes)
-	if !slices.ContainsFunc(got.Errors, func(e string) bool { return strings.Contains(e, "apps/shop/routes.yaml:1: error: ") && strings.Contains(e, want) }) {
+	if !slices.ContainsFunc(got.Errors, func(e string) bool {
+		return strings.Contains(e, "apps/shop/routes.yaml:1: error: ") && strings.Contains(e, want)
+	}) {
 		t.Errorf("errors %q: want one at apps/shop/routes.yaml:1 with %q", got.Errors, want)
 	}
 }
