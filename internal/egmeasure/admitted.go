@@ -39,7 +39,13 @@ func (in Input) Refusals(v *validate.Validator) []string {
 		case err != nil:
 			out = append(out, fmt.Sprintf("%s: %v", k, err))
 		case len(res.Errors) > 0:
-			out = append(out, fmt.Sprintf("%s: %s", k, res.Errors[0].Error()))
+			// The schema walk meets a map's fields in no fixed order, so
+			// the first of several errors is chosen by text, not place.
+			first := res.Errors[0].Error()
+			for _, e := range res.Errors[1:] {
+				first = min(first, e.Error())
+			}
+			out = append(out, fmt.Sprintf("%s: %s", k, first))
 		}
 	}
 	sort.Strings(out)
