@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	egv1a1 "github.com/envoyproxy/gateway/api/v1alpha1"
@@ -153,5 +154,37 @@ func egRefuseAll(backends []ir.WeightedBackend) {
 		if backends[i].Invalid == "" {
 			backends[i].Invalid = egReasonInvalidBackendRef
 		}
+	}
+}
+
+// egResolverOnTerminatedTLS applies, under a profile that checks
+// backendRefs as Envoy Gateway does (StatusChoices.EnvoyBackendRefs), Envoy
+// Gateway's rule for a TLSRoute with a DynamicResolver Backend: the
+// resolver forwards a connection by its SNI, which needs TLS passthrough,
+// so on a listener that terminates TLS the route is not programmed
+// (it still counts in attachedRoutes) and that parent's ResolvedRefs is
+// False with UnsupportedValue (internal/gatewayapi/route.go
+// processTLSRouteParentRefs).
+func (w *world) egResolverOnTerminatedTLS(res *routeResult, parents []*parentResult) {
+	if res.info.kind != "TLSRoute" || !w.routeProfile(res.info).Status.EnvoyBackendRefs ||
+		!slices.ContainsFunc(res.clusters, w.egDynamicResolver) {
+		return
+	}
+	for _, p := range parents {
+		var kept []attachment
+		for _, a := range p.attached {
+			if tls := a.listener.spec.TLS; tls != nil && (tls.Mode == nil || *tls.Mode == gwv1.TLSModeTerminate) {
+				p.counted = append(p.counted, a)
+				continue
+			}
+			kept = append(kept, a)
+		}
+		if len(kept) == len(p.attached) {
+			continue
+		}
+		p.attached = kept
+		c := falseCond(string(gwv1.RouteConditionResolvedRefs), string(gwv1.RouteReasonUnsupportedValue),
+			"a DynamicResolver Backend forwards by SNI and needs TLS passthrough; a listener of this parent terminates TLS, so the route is not served there")
+		p.refs = &c
 	}
 }

@@ -46,6 +46,9 @@ type parentResult struct {
 	// counted are attachments that count the route in their listeners'
 	// attachedRoutes without attaching it (see rejectInvalidRoute).
 	counted []attachment
+	// refs, when set, replaces the route's ResolvedRefs condition on this
+	// parent (a problem of the route on these listeners alone).
+	refs *condition
 }
 
 // name says which object the parentRef names, for messages.

@@ -67,6 +67,7 @@ func (w *world) translateAndAttach(gateways map[types.NamespacedName]*gatewayRes
 		res := w.translateRoute(i)
 		ps, fs := w.attachRoute(res.info, gateways, sets)
 		rejectInvalidRoute(res, ps, w.routeProfile(res.info).Status.CountsRejectedRoutes && res.info.kind == "HTTPRoute")
+		w.egResolverOnTerminatedTLS(res, ps)
 		if len(ps) == 0 && w.checkedAlone(res.info) {
 			fs = append(fs, w.ownFindings(res)...)
 		}

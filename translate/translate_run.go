@@ -179,6 +179,9 @@ func routeParentStatuses(parents []*parentResult, refs condition, partial *condi
 	out := make([]gwv1.RouteParentStatus, 0, len(parents))
 	for _, p := range parents {
 		conds := []condition{p.accepted, refs}
+		if p.refs != nil {
+			conds[1] = *p.refs
+		}
 		if partial != nil && p.accepted.Status {
 			conds = append(conds, *partial)
 		}

@@ -39,7 +39,7 @@ var reasons = []Reason{
 		regexp.MustCompile(`RouteRulesOverlap`)},
 	{"Route attachment: its test has no Namespace object for some routes' namespaces, and its translator then refuses them; it leaves out of attachedRoutes a TCPRoute or UDPRoute it refuses for its rules (InvalidRule)",
 		regexp.MustCompile(`attachedRoutes|parent Accepted: EG True/Accepted, gwsim False/NotAllowedByListeners|parent Accepted: EG False/NotAllowedByListeners, gwsim True/Accepted`)},
-	{"Filters: EG joins a route's distinct ResolvedRefs reasons with commas (InvalidBackendFilters,UnsupportedValue) where gwsim writes the first; and refuses a TLSRoute to a dynamic resolver on a listener that terminates TLS (UnsupportedValue)",
+	{"Filters: EG joins a route's distinct ResolvedRefs reasons with commas (InvalidBackendFilters,UnsupportedValue) where gwsim writes the first",
 		regexp.MustCompile(`EG False/UnsupportedValue|EG True/UnsupportedValue|InvalidBackendFilters|ResolvedRefs: EG True/ResolvedRefs, gwsim False/UnsupportedValue`)},
 	{"EG's filter rules: repeated header modifiers merge, a mirror with a direct response drops the rule (IncompatibleFilters)",
 		regexp.MustCompile(`IncompatibleFilters`)},
