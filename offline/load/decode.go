@@ -200,11 +200,11 @@ func (d *decoder) value(js []byte, src diag.Source, out *decoded, at origin, dep
 		out.errors = append(out.errors, limitError(src, diag.ObjectRef{}, "", err.Error()))
 		return
 	case depth == 0 && at.doc.listed && notAnObject(js, h, err):
-		out.skipped = append(out.skipped, skippedDoc{src: src, why: whyNotAnObject(js, err)})
+		out.skipped = append(out.skipped, skippedDoc{src: src, why: whyNotAnObject(js, h, err)})
 		return
 	case depth == 0 && at.doc.built && err == nil && sopsEncrypted(js):
 		// Flux decrypts such a Secret while it builds; gwsim has no key.
-		out.skipped = append(out.skipped, skippedDoc{src: src, why: whyNotAnObject(js, err)})
+		out.skipped = append(out.skipped, skippedDoc{src: src, why: whyNotAnObject(js, h, err)})
 		return
 	case errors.Is(err, errNotMapping) && depth == 0 && !at.doc.listed:
 		// A file named on the command line is meant to hold manifests:

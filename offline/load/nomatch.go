@@ -2,7 +2,6 @@ package load
 
 import (
 	"fmt"
-	"github.com/gwsim/gwsim/internal/editdistance"
 	"reflect"
 	"slices"
 	"strings"
@@ -14,6 +13,8 @@ import (
 	mcsv1alpha1 "sigs.k8s.io/mcs-api/pkg/apis/v1alpha1"
 
 	"github.com/gwsim/gwsim/diag"
+	"github.com/gwsim/gwsim/internal/editdistance"
+	"github.com/gwsim/gwsim/profile"
 )
 
 // obsoleteGroup is the Gateway API's group before v1alpha2 (2021): no
@@ -85,11 +86,33 @@ func (c catalog) noMatch(gvk schema.GroupVersionKind, ref diag.ObjectRef, src di
 		}
 		field = "apiVersion"
 	}
+	msg := fmt.Sprintf("no matches for kind %q in version %q; ensure CRDs are installed first (%s); gwsim leaves the object out",
+		gvk.Kind, gvk.GroupVersion().String(), c.explain(gvk))
+	if envoyGatewayConfig(gvk.Group, gvk.Kind) {
+		msg = fmt.Sprintf("no matches for kind %q in version %q: %s; gwsim leaves the document out",
+			gvk.Kind, gvk.GroupVersion().String(), envoyGatewayConfigWhy)
+	}
 	return diag.Finding{
-		Severity: diag.Error, Object: ref, Source: at.fieldSource(src, field), Field: field, Reason: diag.ReasonNoKindMatch,
-		Message: fmt.Sprintf("no matches for kind %q in version %q; ensure CRDs are installed first (%s); gwsim leaves the object out",
-			gvk.Kind, gvk.GroupVersion().String(), c.explain(gvk)),
+		Severity: diag.Error, Object: ref, Source: at.fieldSource(src, field), Field: field, Reason: diag.ReasonNoKindMatch, Message: msg,
 	}, true
+}
+
+// Envoy Gateway's own configuration has the shape of an object (apiVersion
+// gateway.envoyproxy.io/v1alpha1, kind EnvoyGateway) but is never applied:
+// Envoy Gateway reads it from its config file (standalone mode) or from
+// the envoy-gateway-config ConfigMap, and no API server serves the kind.
+// A repository holds it beside the manifests as it holds Helm values.
+const envoyGatewayConfigKind = "EnvoyGateway"
+
+// envoyGatewayConfigWhy says what such a document is, for a file named
+// with -f, where it stays an error as every file named is meant to hold
+// manifests.
+const envoyGatewayConfigWhy = "EnvoyGateway is Envoy Gateway's own configuration, which Envoy Gateway reads from its config file or the envoy-gateway-config ConfigMap and no API server serves (in a directory it is skipped, as Helm values are); gwsim does not read it and assumes the extension APIs it can turn on (Backend, EnvoyPatchPolicy) are on"
+
+// envoyGatewayConfig reports whether group and kind are Envoy Gateway's
+// configuration's.
+func envoyGatewayConfig(group, kind string) bool {
+	return group == profile.EnvoyGatewayGroup && kind == envoyGatewayConfigKind
 }
 
 // successorHint names where kind lives in the successor group, when it does.

@@ -1,9 +1,11 @@
 package load
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/gwsim/gwsim/diag"
@@ -111,5 +113,26 @@ data: {b: "2"}
 				t.Errorf("fields %d: %s %s %q", tc.fields, f.Severity, f.Reason, f.Message)
 			}
 		}
+	}
+}
+
+// TestEnvoyGatewayConfig: Envoy Gateway's configuration (kind EnvoyGateway)
+// in a directory is skipped and listed, as Helm values are; named with -f
+// it stays an error, which says what the document is instead of asking
+// for CRDs.
+func TestEnvoyGatewayConfig(t *testing.T) {
+	const config = "apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: EnvoyGateway\ngateway:\n  controllerName: gateway.envoyproxy.io/gatewayclass-controller\n" +
+		"extensionApis:\n  enableBackend: true\n"
+	dir := writeFiles(t, map[string]string{"standalone/envoy-gateway.yaml": config})
+	got := summarize(dir, Load(Options{Paths: []string{filepath.Join(dir, "standalone")}}))
+	want := summary{Findings: []string{"info: skipped 1 YAML document found in directories that is not a Kubernetes object (Helm values, application config, CI workflows and SOPS-encrypted files are never applied as manifests): " +
+		"Envoy Gateway's own configuration (kind EnvoyGateway, read from its config file, never applied) (standalone/envoy-gateway.yaml:1)"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("directory (-want +got):\n%s", diff)
+	}
+	got = summarize(dir, Load(Options{Paths: []string{filepath.Join(dir, "standalone", "envoy-gateway.yaml")}}))
+	if len(got.Findings) != 1 || !strings.Contains(got.Findings[0], "standalone/envoy-gateway.yaml:2: error: ") ||
+		!strings.Contains(got.Findings[0], "EnvoyGateway is Envoy Gateway's own configuration") || strings.Contains(got.Findings[0], "ensure CRDs") {
+		t.Errorf("named with -f: findings %q, want one error at the kind saying what the document is", got.Findings)
 	}
 }

@@ -29,7 +29,8 @@ type skippedDoc struct {
 
 // notAnObject reports whether a directory entry's document is not a
 // Kubernetes object: a list or a scalar at its top, SOPS-encrypted content
-// (a top-level sops key), or a mapping with neither kind nor metadata (a
+// (a top-level sops key), Envoy Gateway's own configuration (see
+// envoyGatewayConfigKind), or a mapping with neither kind nor metadata (a
 // values file, a workflow, a Chart.yaml). A mapping with one of them is
 // taken for a manifest with a mistake, which the decoder reports.
 func notAnObject(js []byte, h header, err error) bool {
@@ -38,14 +39,21 @@ func notAnObject(js []byte, h header, err error) bool {
 		return true
 	case err != nil:
 		return false
-	case sopsEncrypted(js):
+	case sopsEncrypted(js), isEnvoyGatewayConfig(h):
 		return true
 	}
 	return !h.null && h.Kind == "" && !h.hasMetadata
 }
 
+// isEnvoyGatewayConfig reports whether a document's header is Envoy
+// Gateway's configuration's.
+func isEnvoyGatewayConfig(h header) bool {
+	group, _, _ := strings.Cut(h.APIVersion, "/")
+	return envoyGatewayConfig(group, h.Kind)
+}
+
 // whyNotAnObject names what notAnObject found, for the summary.
-func whyNotAnObject(js []byte, err error) string {
+func whyNotAnObject(js []byte, h header, err error) string {
 	switch {
 	case errors.Is(err, errNotMapping) && bytes.HasPrefix(bytes.TrimLeft(js, " \t\r\n"), []byte("[")):
 		return "a list"
@@ -53,6 +61,8 @@ func whyNotAnObject(js []byte, err error) string {
 		return "a scalar"
 	case sopsEncrypted(js):
 		return "encrypted with SOPS"
+	case err == nil && isEnvoyGatewayConfig(h):
+		return "Envoy Gateway's own configuration (kind EnvoyGateway, read from its config file, never applied)"
 	}
 	return "no kind or metadata"
 }
